@@ -1,0 +1,30 @@
+#include "app/app_state.h"
+
+#include "engine/tokenizer.h"
+
+namespace headlab::app {
+
+void recompute(AppState& state, const Lexicon& lexicon) {
+  if (!state.dirty) return;
+  const bool was_truncated = state.input.truncated;
+  state.input = prepare_input(state.document, lexicon);
+  if (state.input.truncated && !was_truncated)
+    push_notice(state, NoticeLevel::warning,
+                "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.");
+  forward(state.document.model, state.input.X, state.trace);
+  Selection& s = state.selection;
+  const int layers = static_cast<int>(state.document.model.layers.size());
+  s.layer = std::clamp(s.layer, 0, layers - 1);
+  s.head = std::clamp(s.head, 0, state.document.model.layers[s.layer].head_count() - 1);
+  state.dirty = false;
+  ++state.revision;
+}
+
+void push_notice(AppState& state, NoticeLevel level, std::string text) {
+  constexpr std::size_t kMaxNotices = 8;
+  if (!state.notices.empty() && state.notices.back().text == text) return;
+  state.notices.push_back({level, std::move(text)});
+  if (state.notices.size() > kMaxNotices) state.notices.erase(state.notices.begin());
+}
+
+}  // namespace headlab::app

@@ -1,0 +1,42 @@
+#pragma once
+// Everything the lab shows, as one value the UI reads: the document being edited, the prepared
+// input, the forward trace and the notices. UI-only state (hover, open panels) lives in ui/.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/document.h"
+#include "engine/forward.h"
+#include "engine/lexicon.h"
+
+namespace headlab::app {
+
+enum class NoticeLevel { info, warning, error };
+
+struct Notice {
+  NoticeLevel level = NoticeLevel::info;
+  std::string text;
+};
+
+struct Selection {
+  int layer = 0;
+  int head = 0;
+};
+
+struct AppState {
+  Document document = default_document();
+  PreparedInput input;  // tokens and X of document.input
+  Trace trace;          // forward pass of document.model on input.X
+  Selection selection;
+  std::vector<Notice> notices;  // newest last; the UI shows and dismisses them
+  std::uint64_t revision = 0;   // bumps whenever the trace was recomputed
+  bool dirty = true;            // the document changed since the last recompute
+};
+
+// Recomputes input, trace (and later analysis) when the document changed. Cheap when clean.
+void recompute(AppState& state, const Lexicon& lexicon);
+
+// Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.
+void push_notice(AppState& state, NoticeLevel level, std::string text);
+
+}  // namespace headlab::app

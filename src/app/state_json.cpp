@@ -1,0 +1,84 @@
+#include "app/state_json.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "engine/embedding.h"
+
+namespace headlab::app {
+namespace {
+
+using nlohmann::json;
+
+json number(float v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json rows(const Matrix& m) {
+  json out = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(m(i, j)));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+const char* notice_level(NoticeLevel level) {
+  switch (level) {
+    case NoticeLevel::info: return "info";
+    case NoticeLevel::warning: return "warning";
+    case NoticeLevel::error: return "error";
+  }
+  return "info";
+}
+
+}  // namespace
+
+std::string state_json(const AppState& state) {
+  const Model& model = state.document.model;
+  json out;
+  json tokens = json::array();
+  for (const Token& t : state.input.tokens) tokens.push_back(t.text);
+  out["tokens"] = std::move(tokens);
+  json token_info = json::array();
+  for (const Token& t : state.input.tokens)
+    token_info.push_back({{"text", t.text}, {"pos", to_string(t.pos)}, {"zipf", t.zipf},
+                          {"in_lexicon", t.in_lexicon}, {"special", t.is_special}});
+  out["token_info"] = std::move(token_info);
+  json layer_configs = json::array();
+  for (const Layer& layer : model.layers)
+    layer_configs.push_back({{"heads", layer.head_count()}, {"d_k", layer.d_k}, {"d_v", layer.d_v},
+                             {"residual", layer.residual}, {"ffn", layer.has_ffn},
+                             {"norm", layer.norm == Norm::none ? "none" : layer.norm == Norm::pre ? "pre" : "post"}});
+  out["config"] = {{"d_model", model.d_model},
+                   {"layers", model.layers.size()},
+                   {"heads", model.layers.front().head_count()},
+                   {"layer_configs", std::move(layer_configs)},
+                   {"causal", model.causal},
+                   {"special_tokens", model.special_tokens},
+                   {"embedding", model.embedding == Embedding::named_features ? "named" : "random"},
+                   {"seed", model.seed},
+                   {"feature_names", feature_names(model)}};
+  out["text"] = state.document.input.kind == InputKind::text ? state.document.input.text : "";
+  out["truncated"] = state.input.truncated;
+  out["selection"] = {{"layer", state.selection.layer}, {"head", state.selection.head}};
+  out["revision"] = state.revision;
+  json layers = json::array();
+  for (std::size_t l = 0; l < state.trace.layers.size(); ++l) {
+    const LayerTrace& lt = state.trace.layers[l];
+    json heads = json::array();
+    for (std::size_t h = 0; h < lt.heads.size(); ++h) {
+      const HeadWeights& w = model.layers[l].heads[h];
+      heads.push_back({{"attention", rows(lt.heads[h].attention)},
+                       {"pruned", w.pruned},
+                       {"W_Q", rows(w.W_Q)}, {"W_K", rows(w.W_K)}, {"W_V", rows(w.W_V)}});
+    }
+    layers.push_back({{"heads", std::move(heads)}, {"output", rows(lt.output)}});
+  }
+  out["layers"] = std::move(layers);
+  json notices = json::array();
+  for (const Notice& n : state.notices) notices.push_back({{"level", notice_level(n.level)}, {"text", n.text}});
+  out["notices"] = std::move(notices);
+  return out.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace headlab::app

@@ -1,0 +1,13 @@
+#pragma once
+// The plain-object view of the lab that window.headlab.state() returns (docs/js-api.md).
+#include <string>
+
+#include "app/app_state.h"
+
+namespace headlab::app {
+
+// {"tokens": [...], "config": {...}, "selection": {...}, "layers": [{"heads": [{"attention":
+//  n x n rows, ...}]}], "notices": [...]}. Non-finite numbers are written as null.
+std::string state_json(const AppState& state);
+
+}  // namespace headlab::app

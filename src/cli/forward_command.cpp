@@ -1,0 +1,58 @@
+#include "cli/forward_command.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "engine/assets.h"
+#include "engine/forward.h"
+#include "engine/model_file.h"
+
+namespace headlab::cli {
+namespace {
+
+using nlohmann::json;
+
+json rows(const Matrix& m) {
+  json out = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    json row = json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      row.push_back(std::isfinite(m(i, j)) ? json(m(i, j)) : json(nullptr));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+}  // namespace
+
+bool run_forward(const std::string& model_json, std::string& output, std::string& error) {
+  Result<Document> document = parse_model_file(model_json);
+  if (!document.ok()) {
+    error = document.error();
+    return false;
+  }
+  std::string lexicon_error;
+  const Lexicon lexicon = load_lexicon(&lexicon_error);
+  if (!lexicon_error.empty()) {
+    error = lexicon_error;
+    return false;
+  }
+  const PreparedInput input = prepare_input(document.value(), lexicon);
+  Trace trace;
+  forward(document.value().model, input.X, trace);
+  json out;
+  json tokens = json::array();
+  for (const Token& t : input.tokens) tokens.push_back(t.text);
+  out["tokens"] = std::move(tokens);
+  json layers = json::array();
+  for (const LayerTrace& lt : trace.layers) {
+    json heads = json::array();
+    for (const HeadTrace& ht : lt.heads) heads.push_back({{"attention", rows(ht.attention)}, {"Z", rows(ht.Z)}});
+    layers.push_back({{"heads", std::move(heads)}, {"output", rows(lt.output)}});
+  }
+  out["layers"] = std::move(layers);
+  output = out.dump(-1, ' ', false, json::error_handler_t::replace);
+  return true;
+}
+
+}  // namespace headlab::cli

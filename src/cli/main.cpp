@@ -1,0 +1,53 @@
+// headlab-cli: the engine from the command line.
+//   headlab-cli forward MODEL.json   run the model on its input and print every head as JSON
+//   headlab-cli forward -            read the model file from stdin
+// Exit status 0 on success; 1 with a one-line message on stderr for bad input; 2 for bad usage.
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cli/forward_command.h"
+
+namespace {
+
+int usage() {
+  std::cerr << "usage: headlab-cli forward MODEL.json|-\n";
+  return 2;
+}
+
+bool read_input(const std::string& path, std::string& text) {
+  std::ostringstream buffer;
+  if (path == "-") {
+    buffer << std::cin.rdbuf();
+  } else {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return false;
+    buffer << file.rdbuf();
+  }
+  text = buffer.str();
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  const std::string command = argv[1];
+  if (command == "forward") {
+    if (argc != 3) return usage();
+    std::string text;
+    if (!read_input(argv[2], text)) {
+      std::cerr << "headlab-cli: cannot read " << argv[2] << "\n";
+      return 1;
+    }
+    std::string output, error;
+    if (!headlab::cli::run_forward(text, output, error)) {
+      std::cerr << "headlab-cli: " << error << "\n";
+      return 1;
+    }
+    std::cout << output << "\n";
+    return 0;
+  }
+  return usage();
+}

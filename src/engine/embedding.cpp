@@ -1,0 +1,113 @@
+#include "embedding.h"
+
+#include <cmath>
+#include <random>
+
+#include "lexicon.h"
+
+namespace headlab {
+namespace {
+
+const char* const kNamedFeatureNames[kNamedFeatureCount] = {
+    "bias", "pos",  "pos^2", "det",   "adj",    "noun",  "verb",   "prep",   "pron",
+    "adv",  "conj", "punct", "unk",   "[CLS]",  "[SEP]", "animal", "person", "object",
+    "place", "motion", "colour", "size", "speed", "rarity"};
+
+// FNV-1a: a stable hash of the word, so its random vector is the same in every session.
+std::uint32_t word_hash(const std::string& key, std::uint32_t seed) {
+  std::uint32_t h = 2166136261u ^ seed;
+  for (unsigned char c : key) h = (h ^ c) * 16777619u;
+  return h;
+}
+
+void fill_gaussian(Eigen::Ref<RowVector> row, std::uint32_t seed, float stddev) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, stddev);
+  for (Eigen::Index j = 0; j < row.size(); ++j) row(j) = normal(rng);
+}
+
+int pos_feature(PartOfSpeech pos) {
+  switch (pos) {
+    case PartOfSpeech::det: return kFeatureDet;
+    case PartOfSpeech::adj: return kFeatureAdj;
+    case PartOfSpeech::noun: return kFeatureNoun;
+    case PartOfSpeech::num: return kFeatureNoun;  // numbers behave like nominals here
+    case PartOfSpeech::verb: return kFeatureVerb;
+    case PartOfSpeech::prep: return kFeaturePrep;
+    case PartOfSpeech::pron: return kFeaturePron;
+    case PartOfSpeech::adv: return kFeatureAdv;
+    case PartOfSpeech::conj: return kFeatureConj;
+    case PartOfSpeech::punct: return kFeaturePunct;
+    case PartOfSpeech::special: return -1;
+    case PartOfSpeech::unknown: return kFeatureUnknown;
+  }
+  return kFeatureUnknown;
+}
+
+}  // namespace
+
+std::vector<std::string> feature_names(const Model& model) {
+  std::vector<std::string> names;
+  names.reserve(model.d_model);
+  for (int d = 0; d < model.d_model; ++d) {
+    if (model.embedding == Embedding::named_features && d < kNamedFeatureCount)
+      names.emplace_back(kNamedFeatureNames[d]);
+    else if (model.embedding == Embedding::named_features)
+      names.push_back("id " + std::to_string(d - kNamedFeatureCount + 1));
+    else
+      names.push_back("d" + std::to_string(d));
+  }
+  return names;
+}
+
+int feature_index(const std::string& name) {
+  for (int d = 0; d < kNamedFeatureCount; ++d)
+    if (name == kNamedFeatureNames[d]) return d;
+  return -1;
+}
+
+Matrix embed(const Tokens& tokens, const Model& model) {
+  const int n = static_cast<int>(tokens.size());
+  Matrix X = Matrix::Zero(n, model.d_model);
+  if (model.embedding == Embedding::named_features) {
+    const int named = std::min<int>(kNamedFeatureCount, model.d_model);
+    const int identity_dims = model.d_model - named;
+    for (int i = 0; i < n; ++i) {
+      const Token& t = tokens[i];
+      RowVector row = RowVector::Zero(kNamedFeatureCount);
+      row(kFeatureBias) = 1.0f;
+      if (model.positional != Positional::none) {
+        row(kFeaturePosition) = i * kPositionScale;
+        row(kFeaturePositionSquared) = (i * kPositionScale) * (i * kPositionScale);
+      }
+      if (t.is_special) row(t.text == kClsToken ? kFeatureCls : kFeatureSep) = 1.0f;
+      if (const int f = pos_feature(t.pos); f >= 0) row(f) = 1.0f;
+      const unsigned bits = t.semantic_bits;
+      for (int c = 0; c < kSemanticClassCount; ++c)
+        if (bits & (1u << c)) row(kFeatureSemanticFirst + c) = 1.0f;
+      row(kFeatureRarity) = (9.0f - t.zipf) / 10.0f;
+      X.row(i).head(named) = row.head(named);
+      if (identity_dims > 0) {
+        RowVector id(identity_dims);
+        fill_gaussian(id, word_hash(t.key, model.seed), 1.0f);
+        X.row(i).tail(identity_dims) = id / std::max(1e-6f, id.norm());
+      }
+    }
+    return X;
+  }
+  // Random embedding: N(0, 1) per word, then positional encoding.
+  for (int i = 0; i < n; ++i) fill_gaussian(X.row(i), word_hash(tokens[i].key, model.seed), 1.0f);
+  if (model.positional == Positional::sinusoidal) {
+    for (int i = 0; i < n; ++i)
+      for (int d = 0; d < model.d_model; ++d) {
+        const double angle = i / std::pow(10000.0, 2.0 * (d / 2) / model.d_model);
+        X(i, d) += static_cast<float>(d % 2 == 0 ? std::sin(angle) : std::cos(angle));
+      }
+  } else if (model.positional == Positional::learned) {
+    const int rows = std::min<int>(n, static_cast<int>(model.positional_table.rows()));
+    X.topRows(rows) += model.positional_table.topRows(rows);
+  }
+  return X;
+}
+
+}  // namespace headlab

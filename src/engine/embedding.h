@@ -1,0 +1,55 @@
+#pragma once
+// Token embeddings X (n, d_model) and the names of their dimensions.
+//
+// Named-feature embedding (the default for hand editing): each of the first kNamedFeatureCount
+// dimensions has a meaning, so an entry of W_Q or W_K reads as "verbs query for nouns":
+//   bias (always 1), position (i / 8), position^2 ((i / 8)^2), one-hot part of speech,
+//   [CLS]/[SEP] flags, semantic classes from the lexicon, rarity ((9 - zipf) / 10, i.e. -log10 of
+//   the word's probability, divided by 10).
+// The position and position^2 pair lets a head build any relative-offset pattern exactly: with
+// q_i = (2(i - o), -1) and k_j = (j, j^2) the logit is -(j - (i - o))^2 + const, peaking at offset o.
+// Dimensions beyond the named ones hold a seeded random word-identity vector (unit length).
+//
+// Random embedding: a seeded Gaussian vector per word plus sinusoidal (Vaswani et al. 2017,
+// section 3.5) or learned positional encoding.
+#include <string>
+#include <vector>
+
+#include "matrix.h"
+#include "model.h"
+#include "token.h"
+
+namespace headlab {
+
+enum NamedFeature : int {
+  kFeatureBias,
+  kFeaturePosition,
+  kFeaturePositionSquared,
+  kFeatureDet,
+  kFeatureAdj,
+  kFeatureNoun,
+  kFeatureVerb,
+  kFeaturePrep,
+  kFeaturePron,
+  kFeatureAdv,
+  kFeatureConj,
+  kFeaturePunct,
+  kFeatureUnknown,
+  kFeatureCls,
+  kFeatureSep,
+  kFeatureSemanticFirst,  // kSemanticClasses in order
+  kFeatureRarity = kFeatureSemanticFirst + 8,
+  kNamedFeatureCount
+};
+
+inline constexpr float kPositionScale = 1.0f / 8.0f;
+
+// Name of every dimension of X for this model ("bias", "pos", "verb", "animal", "id 3", "d17").
+std::vector<std::string> feature_names(const Model& model);
+// Index of a named feature ("verb", "animal", ...), or -1.
+int feature_index(const std::string& name);
+
+// Builds X (n, d_model) for the annotated tokens.
+Matrix embed(const Tokens& tokens, const Model& model);
+
+}  // namespace headlab

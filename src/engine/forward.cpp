@@ -1,0 +1,119 @@
+#include "forward.h"
+
+#include <cmath>
+#include <limits>
+
+namespace headlab {
+
+void softmax_rows(const Matrix& logits, Matrix& out) {
+  out.resize(logits.rows(), logits.cols());
+  const Eigen::Index cols = logits.cols();
+  for (Eigen::Index i = 0; i < logits.rows(); ++i) {
+    // Subtracting the largest finite logit keeps exp() in range for any magnitude.
+    float max_logit = -std::numeric_limits<float>::infinity();
+    int positive_infinities = 0;
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      const float v = logits(i, j);
+      if (v == std::numeric_limits<float>::infinity()) ++positive_infinities;
+      else if (std::isfinite(v) && v > max_logit) max_logit = v;
+    }
+    if (positive_infinities > 0) {  // the limit of softmax: equal share among the +inf entries
+      for (Eigen::Index j = 0; j < cols; ++j)
+        out(i, j) = logits(i, j) == std::numeric_limits<float>::infinity() ? 1.0f / positive_infinities : 0.0f;
+      continue;
+    }
+    if (!std::isfinite(max_logit)) {  // nothing finite in the row (all masked or NaN)
+      out.row(i).setConstant(1.0f / static_cast<float>(cols));
+      continue;
+    }
+    float sum = 0.0f;
+    for (Eigen::Index j = 0; j < cols; ++j) {
+      const float v = logits(i, j);
+      const float e = std::isfinite(v) ? std::exp(v - max_logit) : 0.0f;
+      out(i, j) = e;
+      sum += e;
+    }
+    out.row(i) /= sum;  // sum >= 1: the max entry contributes exp(0)
+  }
+}
+
+void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out) {
+  out.Q.noalias() = X * head.W_Q;
+  out.K.noalias() = X * head.W_K;
+  out.V.noalias() = X * head.W_V;
+  const float inv_sqrt_dk = 1.0f / std::sqrt(static_cast<float>(head.W_Q.cols()));
+  out.logits.noalias() = out.Q * out.K.transpose();
+  out.logits *= inv_sqrt_dk;
+  if (causal) {
+    const Eigen::Index n = out.logits.rows();
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = i + 1; j < n; ++j) out.logits(i, j) = -std::numeric_limits<float>::infinity();
+  }
+  softmax_rows(out.logits, out.attention);
+  out.Z.noalias() = out.attention * out.V;
+}
+
+void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out) {
+  out.resize(in.rows(), in.cols());
+  for (Eigen::Index i = 0; i < in.rows(); ++i) {
+    const float mean = in.row(i).mean();
+    const float var = (in.row(i).array() - mean).square().mean();
+    const float inv = 1.0f / std::sqrt(var + 1e-5f);
+    out.row(i) = ((in.row(i).array() - mean) * inv * gamma.array() + beta.array()).matrix();
+  }
+}
+
+namespace {
+
+void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matrix& out) {
+  hidden.noalias() = in * ffn.W_1;
+  hidden.rowwise() += ffn.b_1;
+  hidden = hidden.cwiseMax(0.0f);  // ReLU
+  out.noalias() = hidden * ffn.W_2;
+  out.rowwise() += ffn.b_2;
+}
+
+}  // namespace
+
+void forward(const Model& model, const Matrix& X, Trace& trace) {
+  if (&trace.X != &X) trace.X = X;
+  trace.layers.resize(model.layers.size());
+  const Matrix* layer_in = &trace.X;
+  for (std::size_t l = 0; l < model.layers.size(); ++l) {
+    const Layer& layer = model.layers[l];
+    LayerTrace& lt = trace.layers[l];
+    const Eigen::Index n = layer_in->rows();
+    if (layer.norm == Norm::pre) layer_norm(*layer_in, layer.ln_gamma, layer.ln_beta, lt.input);
+    else lt.input = *layer_in;
+    lt.heads.resize(layer.heads.size());
+    lt.concat.resize(n, layer.head_count() * layer.d_v);
+    for (int h = 0; h < layer.head_count(); ++h) {
+      attention_head(lt.input, layer.heads[h], model.causal, lt.heads[h]);
+      if (layer.heads[h].pruned) lt.concat.middleCols(h * layer.d_v, layer.d_v).setZero();
+      else lt.concat.middleCols(h * layer.d_v, layer.d_v) = lt.heads[h].Z;
+    }
+    lt.attention_output.noalias() = lt.concat * layer.W_O;
+    // Attention sub-layer: residual and norm.
+    if (layer.residual) lt.hidden = *layer_in + lt.attention_output;
+    else lt.hidden = lt.attention_output;
+    if (layer.norm == Norm::post) {
+      lt.output = lt.hidden;
+      layer_norm(lt.output, layer.ln_gamma, layer.ln_beta, lt.hidden);
+    }
+    // FFN sub-layer.
+    if (layer.has_ffn) {
+      Matrix ffn_in, ffn_hidden, ffn_out;
+      if (layer.norm == Norm::pre) layer_norm(lt.hidden, layer.ln2_gamma, layer.ln2_beta, ffn_in);
+      else ffn_in = lt.hidden;
+      feed_forward(layer.ffn, ffn_in, ffn_hidden, ffn_out);
+      if (layer.residual) ffn_out += lt.hidden;
+      if (layer.norm == Norm::post) layer_norm(ffn_out, layer.ln2_gamma, layer.ln2_beta, lt.output);
+      else lt.output = std::move(ffn_out);
+    } else {
+      lt.output = lt.hidden;
+    }
+    layer_in = &lt.output;
+  }
+}
+
+}  // namespace headlab

@@ -1,0 +1,54 @@
+#pragma once
+// The forward pass, keeping every intermediate: the attention matrices are the product here.
+//
+// For each head i of a layer with input X (n, d_model):
+//   Q_i = X W_Q_i (n, d_k), K_i = X W_K_i (n, d_k), V_i = X W_V_i (n, d_v)
+//   A_i = softmax(Q_i K_i^T / sqrt(d_k))  (n, n), row r = query r, rows sum to 1
+//   Z_i = A_i V_i (n, d_v)
+// then Concat(Z_1..Z_h) W_O (n, d_model), followed by the optional residual, LayerNorm and FFN.
+// (Vaswani et al. 2017, section 3.2.)
+#include <vector>
+
+#include "matrix.h"
+#include "model.h"
+
+namespace headlab {
+
+struct HeadTrace {
+  Matrix Q;          // (n, d_k)
+  Matrix K;          // (n, d_k)
+  Matrix V;          // (n, d_v)
+  Matrix logits;     // (n, n) q_i . k_j / sqrt(d_k); -inf where the causal mask hides key j
+  Matrix attention;  // (n, n) row-wise softmax of logits, rows sum to 1
+  Matrix Z;          // (n, d_v) attention V
+};
+
+struct LayerTrace {
+  Matrix input;             // (n, d_model) what the heads read (LayerNorm-ed input when pre-norm)
+  std::vector<HeadTrace> heads;
+  Matrix concat;            // (n, h d_v) Z_1..Z_h side by side; pruned heads are zero blocks
+  Matrix attention_output;  // (n, d_model) concat W_O
+  Matrix hidden;            // (n, d_model) after the attention sub-layer's residual/norm
+  Matrix output;            // (n, d_model) layer output (after FFN when present)
+};
+
+struct Trace {
+  Matrix X;  // (n, d_model) the model input
+  std::vector<LayerTrace> layers;
+};
+
+// Numerically stable row softmax into `out` (same shape). Robust to any float input: +inf logits
+// share the row equally, NaN and -inf get zero weight, a row with nothing finite becomes uniform.
+void softmax_rows(const Matrix& logits, Matrix& out);
+
+// One head of self-attention on X; fills Q, K, V, logits, attention and Z of `out`.
+void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out);
+
+// The whole model on input X (n, d_model). Reuses the buffers already in `trace`, so calling it
+// again at the same sizes does not allocate.
+void forward(const Model& model, const Matrix& X, Trace& trace);
+
+// LayerNorm of each row: (x - mean) / sqrt(var + 1e-5) * gamma + beta.
+void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out);
+
+}  // namespace headlab

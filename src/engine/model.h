@@ -1,0 +1,91 @@
+#pragma once
+// The model: configuration plus every weight, as plain values.
+//
+// Shapes (n tokens): X (n, d_model); per head W_Q, W_K (d_model, d_k), W_V (d_model, d_v);
+// per layer W_O (head_count * d_v, d_model). A layer with no residual, norm or FFN computes
+// exactly Concat(Z_1..Z_h) W_O.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "matrix.h"
+
+namespace headlab {
+
+enum class Embedding { named_features, random };   // named: each dimension has a meaning
+enum class Positional { sinusoidal, learned, none };
+enum class Norm { none, pre, post };
+
+inline constexpr int kMaxLayers = 6;
+inline constexpr int kMaxHeads = 16;
+inline constexpr int kMinDModel = 8;
+inline constexpr int kMaxDModel = 512;
+
+struct HeadWeights {
+  Matrix W_Q;  // (d_model, d_k)
+  Matrix W_K;  // (d_model, d_k)
+  Matrix W_V;  // (d_model, d_v)
+  bool pruned = false;  // a pruned head contributes a zero block to the concatenation
+};
+
+struct FeedForward {
+  Matrix W_1;     // (d_model, d_ff)
+  RowVector b_1;  // (1, d_ff)
+  Matrix W_2;     // (d_ff, d_model)
+  RowVector b_2;  // (1, d_model)
+};
+
+struct Layer {
+  std::vector<HeadWeights> heads;
+  Matrix W_O;  // (head_count * d_v, d_model)
+  int d_k = 0;
+  int d_v = 0;
+  bool residual = false;
+  Norm norm = Norm::none;
+  RowVector ln_gamma;  // (1, d_model), used when norm != none (one LayerNorm per sub-layer)
+  RowVector ln_beta;
+  RowVector ln2_gamma;
+  RowVector ln2_beta;
+  bool has_ffn = false;
+  FeedForward ffn;
+
+  int head_count() const { return static_cast<int>(heads.size()); }
+};
+
+struct Model {
+  int d_model = 24;
+  Embedding embedding = Embedding::named_features;
+  Positional positional = Positional::sinusoidal;
+  bool causal = false;
+  bool special_tokens = false;
+  std::uint32_t seed = 1;
+  Matrix positional_table;  // (kMaxTokens + 2, d_model) when positional == learned
+  std::vector<Layer> layers;
+};
+
+// A fresh model: `layer_count` attention-only layers of `head_count` heads with d_k = d_v =
+// max(1, d_model / head_count), seeded random W_Q/W_K/W_V and W_O = identity-like.
+Model make_model(int d_model, int layer_count, int head_count, std::uint32_t seed,
+                 Embedding embedding = Embedding::named_features);
+
+// Seeded initialisation of one head (depends only on seed, layer, head: reproducible).
+HeadWeights init_head(int d_model, int d_k, int d_v, std::uint32_t seed, int layer, int head);
+
+// Changes the head count of a layer, keeping the heads that stay and their blocks of W_O;
+// added heads get init_head and identity-like rows of W_O.
+void set_head_count(Model& model, int layer, int head_count);
+// Adds fresh layers or drops the last ones; existing layers are untouched.
+void set_layer_count(Model& model, int layer_count, int head_count_for_new_layers);
+// Changes d_k (and d_v when `also_d_v`) of a layer: overlapping columns are kept, new columns
+// are freshly initialised, W_O rows are kept per head block.
+void set_head_dims(Model& model, int layer, int d_k, int d_v);
+// Adds or removes the FFN (d_ff = 4 d_model) and LayerNorm parameters of a layer.
+void set_ffn(Model& model, int layer, bool enabled);
+// Re-seeds every weight of the model (same shapes).
+void randomize(Model& model, std::uint32_t seed);
+
+// Identity-like W_O: row r maps to column r (mod d_model), so the output starts as the plain
+// concatenation folded onto d_model.
+Matrix identity_like(int rows, int cols);
+
+}  // namespace headlab

@@ -1,0 +1,156 @@
+#include "ui/heatmap.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/colormap.h"
+
+namespace headlab::ui {
+
+void add_vertical_text(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const char* text) {
+  // Draw horizontally at the anchor, then rotate the new vertices by -90 degrees around it.
+  const int first = draw->VtxBuffer.Size;
+  draw->AddText(bottom_left, colour, text);
+  for (int i = first; i < draw->VtxBuffer.Size; ++i) {
+    ImVec2& p = draw->VtxBuffer[i].pos;
+    const float dx = p.x - bottom_left.x, dy = p.y - bottom_left.y;
+    p = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
+  }
+}
+
+namespace {
+
+float widest_label(const std::vector<std::string>* tokens, float limit) {
+  float widest = 0;
+  if (tokens)
+    for (const auto& t : *tokens) widest = std::max(widest, ImGui::CalcTextSize(t.c_str()).x);
+  return std::min(widest, limit);
+}
+
+// Shortens a label with an ellipsis so it fits `width` pixels.
+std::string fit_label(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  std::string out = text;
+  while (!out.empty() && ImGui::CalcTextSize((out + "…").c_str()).x > width) {
+    // Drop a whole UTF-8 code point.
+    do out.pop_back(); while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80);
+    if (!out.empty() && (static_cast<unsigned char>(out.back()) & 0x80)) out.pop_back();
+  }
+  return out + "…";
+}
+
+}  // namespace
+
+HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, const HeatmapOptions& options) {
+  HeatmapResult result;
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##grid", size);
+  const bool hovered = ImGui::IsItemHovered();
+  result.clicked = ImGui::IsItemClicked();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int n = static_cast<int>(attention.rows());
+  const float font = ImGui::GetFontSize();
+  const bool labels = options.show_labels && options.tokens && n > 0;
+  const float title = options.show_axis_titles ? font * 1.4f : 0.0f;
+  const float label_left = labels ? widest_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
+  const float label_top = labels ? widest_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
+  HeatmapGeometry g = fit_heatmap(origin.x + title, origin.y + title, size.x - title, size.y - title, n, n,
+                                  label_left, label_top, options.max_cell);
+  result.geometry = g;
+  const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim_colour = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  if (n == 0) {
+    draw->AddText(origin, dim_colour, "(no tokens)");
+    ImGui::PopID();
+    return result;
+  }
+  if (hovered) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    result.hovered_row = g.row_at(mouse.y);
+    result.hovered_col = g.col_at(mouse.x);
+    if (result.hovered_row < 0 || result.hovered_col < 0) result.hovered_row = result.hovered_col = -1;
+  }
+  // Cells.
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const ImVec2 a(g.grid_x + j * g.cell, g.grid_y + i * g.cell);
+      const ImVec2 b(a.x + g.cell, a.y + g.cell);
+      const float v = attention(i, j);
+      draw->AddRectFilled(a, b, viridis_u32(v));
+      if (options.show_values && g.cell >= font * 2.2f) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+        const ImVec2 ts = ImGui::CalcTextSize(buf);
+        draw->AddText(ImVec2(a.x + (g.cell - ts.x) * 0.5f, a.y + (g.cell - ts.y) * 0.5f),
+                      contrasting_text_u32(viridis(v)), buf);
+      }
+    }
+  // Highlights: hovered cell, and the hovered/linked token's row and column.
+  const ImU32 outline = IM_COL32(255, 64, 160, 255);
+  const float thick = std::max(1.5f, g.cell * 0.06f);
+  const int token = options.highlight_token;
+  if (token >= 0 && token < n) {
+    draw->AddRect(ImVec2(g.grid_x, g.grid_y + token * g.cell), ImVec2(g.grid_x + g.width(), g.grid_y + (token + 1) * g.cell),
+                  outline, 0, 0, thick * 0.7f);
+    draw->AddRect(ImVec2(g.grid_x + token * g.cell, g.grid_y), ImVec2(g.grid_x + (token + 1) * g.cell, g.grid_y + g.height()),
+                  outline, 0, 0, thick * 0.7f);
+  }
+  if (result.hovered_row >= 0) {
+    const ImVec2 a(g.grid_x + result.hovered_col * g.cell, g.grid_y + result.hovered_row * g.cell);
+    draw->AddRect(a, ImVec2(a.x + g.cell, a.y + g.cell), IM_COL32(255, 255, 255, 255), 0, 0, thick);
+  }
+  if (options.selected)
+    draw->AddRect(ImVec2(g.grid_x - 3, g.grid_y - 3), ImVec2(g.grid_x + g.width() + 3, g.grid_y + g.height() + 3),
+                  ImGui::GetColorU32(ImGuiCol_CheckMark), 3.0f, 0, 2.5f);
+  // Token labels: queries down the left, keys across the top (reading upwards).
+  if (labels) {
+    const float label_font_fits = g.cell >= font * 0.85f;
+    for (int i = 0; i < n && label_font_fits; ++i) {
+      const std::string text = fit_label((*options.tokens)[i], label_left - font * 0.4f);
+      const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+      const ImU32 c = (i == token || i == result.hovered_row) ? outline : text_colour;
+      draw->AddText(ImVec2(g.grid_x - ts.x - font * 0.3f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f), c, text.c_str());
+      const std::string key_text = fit_label((*options.tokens)[i], label_top - font * 0.4f);
+      const ImU32 kc = (i == token || i == result.hovered_col) ? outline : text_colour;
+      add_vertical_text(draw, ImVec2(g.grid_x + i * g.cell + (g.cell - font) * 0.5f, g.grid_y - font * 0.3f), kc,
+                        key_text.c_str());
+    }
+  }
+  if (options.show_axis_titles) {
+    const char* key_title = "key: attended token \xE2\x86\x92";
+    draw->AddText(ImVec2(g.grid_x, origin.y), dim_colour, key_title);
+    const char* query_title = "\xE2\x86\x90 query: attending token";  // the arrow points down once rotated
+    add_vertical_text(draw, ImVec2(origin.x, g.grid_y + ImGui::CalcTextSize(query_title).x), dim_colour, query_title);
+  }
+  ImGui::PopID();
+  return result;
+}
+
+void colour_legend(const char* id, float height) {
+  ImGui::PushID(id);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float font = ImGui::GetFontSize();
+  const float bar_w = font * 0.9f;
+  const float top = origin.y + font * 0.5f, bottom = origin.y + height - font * 0.5f;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 32;
+  for (int s = 0; s < kSteps; ++s) {
+    const float t0 = static_cast<float>(s) / kSteps, t1 = static_cast<float>(s + 1) / kSteps;
+    const float y0 = bottom - (bottom - top) * t1, y1 = bottom - (bottom - top) * t0;
+    draw->AddRectFilled(ImVec2(origin.x, y0), ImVec2(origin.x + bar_w, y1 + 0.5f), viridis_u32((t0 + t1) * 0.5f));
+  }
+  draw->AddRect(ImVec2(origin.x, top), ImVec2(origin.x + bar_w, bottom), ImGui::GetColorU32(ImGuiCol_Border));
+  for (int tick = 0; tick <= 4; ++tick) {
+    const float t = tick / 4.0f;
+    const float y = bottom - (bottom - top) * t;
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "%.2f", t);
+    draw->AddLine(ImVec2(origin.x + bar_w, y), ImVec2(origin.x + bar_w + 4, y), ImGui::GetColorU32(ImGuiCol_Text));
+    draw->AddText(ImVec2(origin.x + bar_w + 6, y - font * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), buf);
+  }
+  ImGui::Dummy(ImVec2(bar_w + ImGui::CalcTextSize("0.00").x + 10, height));
+  ImGui::PopID();
+}
+
+}  // namespace headlab::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The attention heatmap widget: row i = query token i, column j = key token j, colour = A(i, j)
+// on viridis. Reports the hovered cell; the caller decides what a tooltip says.
+#include <string>
+#include <vector>
+
+#include "engine/matrix.h"
+#include "imgui.h"
+#include "ui/heatmap_layout.h"
+
+namespace headlab::ui {
+
+struct HeatmapOptions {
+  const std::vector<std::string>* tokens = nullptr;  // labels for rows and columns
+  bool show_labels = true;
+  bool show_axis_titles = false;  // "query: attending token" / "key: attended token"
+  bool show_values = false;       // print weights inside cells when they fit
+  int highlight_token = -1;       // outline this token's row and column
+  bool selected = false;          // draw a selection frame
+  float max_cell = 48.0f;
+};
+
+struct HeatmapResult {
+  int hovered_row = -1;
+  int hovered_col = -1;
+  bool clicked = false;
+  HeatmapGeometry geometry;
+};
+
+HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, const HeatmapOptions& options);
+
+// A vertical colour legend for [0, 1] with tick labels.
+void colour_legend(const char* id, float height);
+
+// Text rotated by -90 degrees (reads bottom-up), anchored at its bottom-left corner.
+void add_vertical_text(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const char* text);
+
+}  // namespace headlab::ui

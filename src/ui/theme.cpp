@@ -1,0 +1,73 @@
+#include "ui/theme.h"
+
+#include <cstdio>
+
+#include "imgui.h"
+
+namespace headlab::ui {
+
+bool load_fonts(const std::string& font_path, float size_px, float pixel_ratio) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  ImFontConfig config;
+  config.OversampleH = 2;
+  config.OversampleV = 1;
+  config.PixelSnapH = false;
+  static const ImWchar kRanges[] = {
+      0x0020, 0x00FF,  // Basic Latin + Latin-1
+      0x0100, 0x024F,  // Latin Extended
+      0x0370, 0x03FF,  // Greek (alpha, beta in explanations)
+      0x2010, 0x205E,  // General punctuation (dashes, ellipsis)
+      0x2190, 0x21FF,  // Arrows
+      0x2200, 0x22FF,  // Mathematical operators
+      0x25A0, 0x25FF,  // Geometric shapes (legend markers)
+      0xFFFD, 0xFFFD,  // replacement character: shown for glyphs the font lacks
+      0,
+  };
+  ImFont* font = nullptr;
+  if (std::FILE* f = std::fopen(font_path.c_str(), "rb")) {
+    std::fclose(f);
+    font = io.Fonts->AddFontFromFileTTF(font_path.c_str(), size_px * pixel_ratio, &config, kRanges);
+  }
+  if (!font) {
+    ImFontConfig fallback;
+    fallback.SizePixels = 13.0f * pixel_ratio;
+    io.Fonts->AddFontDefault(&fallback);
+  }
+  io.Fonts->Fonts[0]->FallbackChar = 0xFFFD;
+  // Glyphs are rasterised at device resolution and drawn at CSS size.
+  io.FontGlobalScale = 1.0f / pixel_ratio;
+  return font != nullptr;
+}
+
+void apply_theme(Theme theme) {
+  ImGuiStyle style;
+  if (theme == Theme::dark) ImGui::StyleColorsDark(&style);
+  else ImGui::StyleColorsLight(&style);
+  style.WindowRounding = 6.0f;
+  style.FrameRounding = 4.0f;
+  style.GrabRounding = 4.0f;
+  style.ChildRounding = 4.0f;
+  style.PopupRounding = 4.0f;
+  style.FramePadding = ImVec2(8, 5);
+  style.ItemSpacing = ImVec2(8, 6);
+  style.WindowPadding = ImVec2(12, 10);
+  style.ScrollbarSize = 14.0f;
+  if (theme == Theme::dark) {
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.13f, 1.0f);
+    style.Colors[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.16f, 1.0f);
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.17f, 0.19f, 0.25f, 1.0f);
+    style.Colors[ImGuiCol_CheckMark] = ImVec4(1.00f, 0.74f, 0.25f, 1.0f);
+    style.Colors[ImGuiCol_SliderGrab] = ImVec4(0.98f, 0.66f, 0.20f, 1.0f);
+    style.Colors[ImGuiCol_Button] = ImVec4(0.20f, 0.25f, 0.36f, 1.0f);
+    style.Colors[ImGuiCol_ButtonHovered] = ImVec4(0.28f, 0.36f, 0.52f, 1.0f);
+    style.Colors[ImGuiCol_Header] = ImVec4(0.20f, 0.25f, 0.36f, 1.0f);
+  } else {
+    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.97f, 0.97f, 0.98f, 1.0f);
+    style.Colors[ImGuiCol_CheckMark] = ImVec4(0.85f, 0.40f, 0.05f, 1.0f);
+  }
+  // Keep sizes that fonts scaled by FontGlobalScale expect.
+  ImGui::GetStyle() = style;
+}
+
+}  // namespace headlab::ui
