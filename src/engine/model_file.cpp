@@ -94,7 +94,7 @@ class Reader {
     return true;
   }
 
-  bool integer(const json& object, const char* key, const std::string& path, long lo, long hi, long& out) {
+  bool integer(const json& object, const char* key, const std::string& path, long long lo, long long hi, long long& out) {
     if (!object.contains(key)) return fail(path + key, "missing");
     const json& v = object[key];
     if (!v.is_number_integer() && !(v.is_number_float() && std::floor(v.get<double>()) == v.get<double>()))
@@ -102,7 +102,7 @@ class Reader {
     const double d = v.get<double>();
     if (d < lo || d > hi)
       return fail(path + key, "must be between " + std::to_string(lo) + " and " + std::to_string(hi));
-    out = static_cast<long>(d);
+    out = static_cast<long long>(d);
     return true;
   }
 };
@@ -118,13 +118,21 @@ bool read_layer(Reader& r, const json& value, const std::string& path, int d_mod
     const std::string hp = path + ".heads[" + std::to_string(h) + "]";
     if (!heads[h].is_object()) return r.fail(hp, "expected an object");
     HeadWeights head;
-    for (const char* key : {"W_Q", "W_K", "W_V"})
-      if (!heads[h].contains(key)) return r.fail(hp + "." + key, "missing");
-    if (!r.matrix(heads[h]["W_Q"], hp + ".W_Q", d_model, d_k, head.W_Q)) return false;
+    const auto field = [&](const char* key) -> const json* {
+      if (!heads[h].contains(key)) {
+        r.fail(hp + "." + key, "missing");
+        return nullptr;
+      }
+      return &heads[h][key];
+    };
+    const json* W_Q = field("W_Q");
+    if (!W_Q || !r.matrix(*W_Q, hp + ".W_Q", d_model, d_k, head.W_Q)) return false;
     d_k = head.W_Q.cols();
     if (d_k > kMaxDModel) return r.fail(hp + ".W_Q", "d_k must be at most " + std::to_string(kMaxDModel));
-    if (!r.matrix(heads[h]["W_K"], hp + ".W_K", d_model, d_k, head.W_K)) return false;
-    if (!r.matrix(heads[h]["W_V"], hp + ".W_V", d_model, d_v, head.W_V)) return false;
+    const json* W_K = field("W_K");
+    if (!W_K || !r.matrix(*W_K, hp + ".W_K", d_model, d_k, head.W_K)) return false;
+    const json* W_V = field("W_V");
+    if (!W_V || !r.matrix(*W_V, hp + ".W_V", d_model, d_v, head.W_V)) return false;
     d_v = head.W_V.cols();
     if (d_v > kMaxDModel) return r.fail(hp + ".W_V", "d_v must be at most " + std::to_string(kMaxDModel));
     if (!r.boolean(heads[h], "pruned", hp + ".", head.pruned)) return false;
@@ -190,7 +198,7 @@ Result<Document> parse_model_file(const std::string& json_text) {
   if (!doc.contains("format") || doc["format"] != kModelFormat)
     return R::failure(std::string("format: expected \"") + kModelFormat + "\"");
   Reader r;
-  long version = 0, d_model = 0;
+  long long version = 0, d_model = 0;
   if (!r.integer(doc, "version", "", 1, 1000000, version)) return R::failure(r.error);
   if (version > kModelFormatVersion)
     return R::failure("version: " + std::to_string(version) + " is newer than this HeadLab understands (" +
@@ -208,8 +216,8 @@ Result<Document> parse_model_file(const std::string& json_text) {
   if (model.embedding == Embedding::named_features && d_model < kNamedFeatureCount)
     return R::failure("d_model: the named-feature embedding needs at least " + std::to_string(kNamedFeatureCount));
   if (doc.contains("seed")) {
-    long seed = 0;
-    if (!r.integer(doc, "seed", "", 0, 4294967295L, seed)) return R::failure(r.error);
+    long long seed = 0;
+    if (!r.integer(doc, "seed", "", 0, 4294967295LL, seed)) return R::failure(r.error);
     model.seed = static_cast<std::uint32_t>(seed);
   }
   // The learned positional table is part of the model when positional == learned.

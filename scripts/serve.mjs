@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// A tiny static file server for build/web on 127.0.0.1 (wasm needs http, not file://).
+// Usage: node scripts/serve.mjs [--root DIR] [--port N]   (port 0 picks a free one)
+// Prints "HeadLab is running at http://127.0.0.1:PORT/" once listening.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+};
+const root = path.resolve(option('--root', path.join(here, '..', 'build', 'web')));
+const port = Number(option('--port', process.env.PORT || 8080));
+
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json; charset=utf-8',
+  '.ttf': 'font/ttf', '.png': 'image/png', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
+};
+
+const server = http.createServer((request, response) => {
+  let pathname;
+  try {
+    pathname = decodeURIComponent(new URL(request.url, 'http://localhost').pathname);
+  } catch {
+    response.writeHead(400).end('bad request');
+    return;
+  }
+  if (pathname.endsWith('/')) pathname += 'index.html';
+  const file = path.join(root, path.normalize(pathname));
+  if (!file.startsWith(root + path.sep)) {
+    response.writeHead(403).end('forbidden');
+    return;
+  }
+  fs.stat(file, (error, stat) => {
+    if (error || !stat.isFile()) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    response.writeHead(200, {
+      'Content-Type': types[path.extname(file)] || 'application/octet-stream',
+      'Content-Length': stat.size,
+      'Cache-Control': 'no-cache',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    fs.createReadStream(file).pipe(response);
+  });
+});
+
+server.listen(port, '127.0.0.1', () => {
+  console.log(`HeadLab is running at http://127.0.0.1:${server.address().port}/`);
+});

@@ -1,0 +1,14 @@
+#pragma once
+// The request handler behind window.headlab (docs/js-api.md). Requests and responses are JSON
+// strings, so the same code is driven by the browser bridge and by native tests.
+//   request:  {"op": "setWeight", "layer": 0, "head": 1, "which": "W_K", "row": 5, "col": 0, "value": 2.5}
+//   response: {"ok": true, "result": ...} or {"ok": false, "error": "why"}
+#include <string>
+
+#include "app/controller.h"
+
+namespace headlab::app {
+
+std::string handle_request(Controller& controller, const std::string& request_json);
+
+}  // namespace headlab::app

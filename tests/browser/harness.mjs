@@ -1,0 +1,65 @@
+// Shared set-up for the browser tests: serve build/web on a free port, start Debian's Chromium
+// through playwright-core, collect console errors, save screenshots under artifacts/.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const artifacts = path.join(here, 'artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+
+export async function startServer() {
+  const child = spawn(process.execPath, [path.join(here, '..', '..', 'scripts', 'serve.mjs'), '--port', '0'],
+                      { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk) => {
+      buffer += chunk;
+      const match = buffer.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (match) resolve(match[0]);
+    });
+    child.on('exit', (code) => reject(new Error('server exited with ' + code)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist',
+           '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update',
+           '--disable-sync'],
+  });
+}
+
+// Opens the page and waits for window.headlab.ready. Returns { page, errors, requests }.
+export async function openLab(browser, url, { width = 1280, height = 720, deviceScaleFactor = 1, hash = '' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
+  const page = await context.newPage();
+  const errors = [];
+  const requests = [];
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(url + hash);
+  await page.waitForFunction(() => window.headlab && window.headlab.ready, null, { timeout: 30000 });
+  await page.evaluate(() => window.headlab.ready);
+  return { page, context, errors, requests };
+}
+
+export async function screenshot(page, name) {
+  const file = path.join(artifacts, name + '.png');
+  await page.screenshot({ path: file });
+  return file;
+}
+
+// Waits for a few animation frames so the canvas shows the latest state.
+export async function frames(page, count = 3) {
+  await page.evaluate((n) => new Promise((resolve) => {
+    const step = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => step(k - 1)));
+    step(n);
+  }), count);
+}

@@ -1,0 +1,37 @@
+// window.headlab: the automation API (docs/js-api.md). Every call goes through one exported C
+// function with a JSON request; errors come back as thrown Error objects with a readable message.
+'use strict';
+(function () {
+  let resolveReady, rejectReady;
+  const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
+  ready.catch(() => {});  // a failed start is reported on the page; no unhandled rejection
+
+  function call(request) {
+    if (!window.Module || !Module.ccall) throw new Error('HeadLab is not loaded yet');
+    const text = Module.ccall('headlab_call', 'string', ['string'], [JSON.stringify(request)]);
+    const response = JSON.parse(text);
+    if (!response.ok) throw new Error(response.error);
+    return response.result;
+  }
+
+  // JSON cannot carry NaN or Infinity: send them as strings so the engine can name them.
+  function number(value) { return Number.isFinite(value) ? value : String(value); }
+
+  window.headlab = {
+    ready,
+    state: () => call({ op: 'state' }),
+    setText: (text) => call({ op: 'setText', text: String(text) }),
+    setHeadCount: (count, layer) => call(layer === undefined ? { op: 'setHeadCount', count }
+                                                              : { op: 'setHeadCount', count, layer }),
+    setLayerCount: (count) => call({ op: 'setLayerCount', count }),
+    setWeight: (layer, head, which, row, col, value) =>
+      call({ op: 'setWeight', layer, head, which, row, col, value: number(value) }),
+    selectHead: (layer, head) => call({ op: 'selectHead', layer, head }),
+    exportModel: () => call({ op: 'exportModel' }),
+    loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
+    undo: () => call({ op: 'undo' }),
+    redo: () => call({ op: 'redo' }),
+    _resolveReady: () => resolveReady(),
+    _rejectReady: (error) => rejectReady(error),
+  };
+})();
