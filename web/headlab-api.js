@@ -30,6 +30,11 @@
     exportModel: () => call({ op: 'exportModel' }),
     loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
     undo: () => call({ op: 'undo' }),
+    // Screen rectangle {x, y, width, height} (CSS pixels) of a named widget, or null
+    // (names: src/ui/widget_ids.h, e.g. "heads/plus", "editor/cell/5/0", "overview/head/0/2").
+    widgetRect: (name) => JSON.parse(Module.ccall('headlab_widget_rect', 'string', ['string'], [String(name)])),
+    // The last export made through the Export menu: {kind, name, ...}.
+    lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),

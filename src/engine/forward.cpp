@@ -92,6 +92,14 @@ void forward(const Model& model, const Matrix& X, Trace& trace) {
       if (layer.heads[h].pruned) lt.concat.middleCols(h * layer.d_v, layer.d_v).setZero();
       else lt.concat.middleCols(h * layer.d_v, layer.d_v) = lt.heads[h].Z;
     }
+    lt.mean_attention.setZero(n, n);
+    int active_heads = 0;
+    for (int h = 0; h < layer.head_count(); ++h)
+      if (!layer.heads[h].pruned) {
+        lt.mean_attention += lt.heads[h].attention;
+        ++active_heads;
+      }
+    if (active_heads > 0) lt.mean_attention /= static_cast<float>(active_heads);
     lt.attention_output.noalias() = lt.concat * layer.W_O;
     // Attention sub-layer: residual and norm.
     if (layer.residual) lt.hidden = *layer_in + lt.attention_output;

@@ -26,6 +26,7 @@ struct HeadTrace {
 struct LayerTrace {
   Matrix input;             // (n, d_model) what the heads read (LayerNorm-ed input when pre-norm)
   std::vector<HeadTrace> heads;
+  Matrix mean_attention;    // (n, n) average of the unpruned heads' attention ("summary across heads")
   Matrix concat;            // (n, h d_v) Z_1..Z_h side by side; pruned heads are zero blocks
   Matrix attention_output;  // (n, d_model) concat W_O
   Matrix hidden;            // (n, d_model) after the attention sub-layer's residual/norm

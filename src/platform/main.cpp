@@ -5,17 +5,23 @@
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "app/api.h"
 #include "app/controller.h"
+#include "app/exports.h"
+#include "engine/model_file.h"
 #include "engine/assets.h"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl.h"
+#include "ui/head_caption.h"
 #include "ui/lab_window.h"
 #include "ui/theme.h"
+#include "ui/widget_ids.h"
 
 namespace {
 
@@ -30,6 +36,9 @@ struct Platform {
   headlab::app::AppState state;
   headlab::app::Controller* controller = nullptr;
   headlab::ui::LabUiState ui;
+  headlab::ui::ThemeChoice applied_theme = headlab::ui::ThemeChoice::dark;
+  std::vector<std::string> example_sentences;
+  bool wants_text_input = false;
   float pixel_ratio = 1.0f;
   bool first_frame_reported = false;
   std::string api_response;  // keeps the last response alive for JS to read
@@ -44,6 +53,20 @@ EM_JS(void, report_first_frame, (), {
 });
 EM_JS(void, report_fatal, (const char* message), {
   if (Module.onFatal) Module.onFatal(UTF8ToString(message));
+});
+// Downloads of exports are done by web/exports.js.
+EM_JS(void, export_png, (float x, float y, float w, float h, const char* name), {
+  if (window.headlabExports) window.headlabExports.png(Module.canvas, x, y, w, h, UTF8ToString(name));
+});
+EM_JS(void, export_text, (const char* name, const char* mime, const char* text), {
+  if (window.headlabExports) window.headlabExports.text(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(text));
+});
+EM_JS(void, set_live_text, (const char* text), {
+  const live = document.getElementById('live');
+  if (live) live.textContent = UTF8ToString(text);
+});
+EM_JS(void, set_text_input_active, (int active), {
+  if (window.headlabTouchKeyboard) window.headlabTouchKeyboard(!!active);
 });
 
 // Keeps the canvas the size of the window and the font crisp at the current devicePixelRatio.
@@ -61,6 +84,60 @@ void track_window_size(Platform& p) {
   }
 }
 
+void handle_export(Platform& p) {
+  using headlab::ui::ExportKind;
+  const ExportKind kind = p.ui.pending_export;
+  if (kind == ExportKind::none) return;
+  p.ui.pending_export = ExportKind::none;
+  const auto& sel = p.state.selection;
+  const std::string stem = "headlab-L" + std::to_string(sel.layer) + "H" + std::to_string(sel.head);
+  const auto rect_of = [&](const char* name) {
+    const auto it = p.ui.widget_rects.find(name);
+    return it == p.ui.widget_rects.end() ? headlab::ui::Rect{} : it->second;
+  };
+  switch (kind) {
+    case ExportKind::heatmap_png: {
+      // The grid plus room for the token labels and axis titles above and left of it.
+      headlab::ui::Rect r = rect_of(headlab::ui::ids::kDetailHeatmap);
+      const float margin = ImGui::GetFontSize() * 8.0f;
+      const float x = std::max(0.0f, r.x - margin), y = std::max(0.0f, r.y - margin);
+      export_png(x, y, r.x + r.w - x + 4, r.y + r.h - y + 4, (stem + "-heatmap.png").c_str());
+      break;
+    }
+    case ExportKind::arcs_png: {
+      const headlab::ui::Rect r = rect_of(headlab::ui::ids::kArcView);
+      export_png(r.x, r.y, r.w, r.h, (stem + "-arcs.png").c_str());
+      break;
+    }
+    case ExportKind::screen_png: {
+      const ImGuiIO& io = ImGui::GetIO();
+      export_png(0, 0, io.DisplaySize.x, io.DisplaySize.y, "headlab-screen.png");
+      break;
+    }
+    case ExportKind::heatmap_csv:
+      export_text((stem + "-attention.csv").c_str(), "text/csv",
+                  headlab::app::attention_csv(p.state, sel.layer, sel.head).c_str());
+      break;
+    case ExportKind::model_json:
+      export_text("headlab-model.json", "application/json", headlab::serialize_model_file(p.state.document, 1).c_str());
+      break;
+    case ExportKind::none: break;
+  }
+}
+
+// Screen readers cannot see the canvas: the selected head and the latest notice are mirrored into
+// the page's ARIA live region whenever they change.
+void mirror_to_live_region(Platform& p) {
+  const auto& sel = p.state.selection;
+  std::string text = "Layer " + std::to_string(sel.layer) + ", head " + std::to_string(sel.head) + ": " +
+                     headlab::ui::head_caption(p.state, sel.layer, sel.head) + ".";
+  if (!p.state.notices.empty()) text += " " + p.state.notices.back().text;
+  if (text != p.ui.live_text) {
+    p.ui.live_text = text;
+    set_live_text(text.c_str());
+  }
+}
+
 void frame(void* arg) {
   Platform& p = *static_cast<Platform*>(arg);
   SDL_Event event;
@@ -69,7 +146,12 @@ void frame(void* arg) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  headlab::ui::draw_lab_window(*p.controller, p.ui);
+  if (p.ui.theme != p.applied_theme) {
+    p.applied_theme = p.ui.theme;
+    headlab::ui::apply_theme(p.ui.theme == headlab::ui::ThemeChoice::dark ? headlab::ui::Theme::dark
+                                                                          : headlab::ui::Theme::light);
+  }
+  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences);
   ImGui::Render();
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
@@ -78,6 +160,13 @@ void frame(void* arg) {
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  // Exports read the canvas now, while this frame's pixels are still in the drawing buffer.
+  handle_export(p);
+  mirror_to_live_region(p);
+  if (ImGui::GetIO().WantTextInput != p.wants_text_input) {
+    p.wants_text_input = ImGui::GetIO().WantTextInput;
+    set_text_input_active(p.wants_text_input);
+  }
   if (!p.first_frame_reported) {
     p.first_frame_reported = true;
     report_first_frame();
@@ -93,6 +182,28 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_call(const char* request) {
   if (!g_platform || !g_platform->controller) return "{\"ok\":false,\"error\":\"HeadLab is still starting\"}";
   g_platform->api_response = headlab::app::handle_request(*g_platform->controller, request ? request : "");
   return g_platform->api_response.c_str();
+}
+
+// Screen rectangle (CSS pixels) of a named widget from the last frame, as JSON, or "null".
+EMSCRIPTEN_KEEPALIVE const char* headlab_widget_rect(const char* name) {
+  if (!g_platform || !name) return "null";
+  const auto it = g_platform->ui.widget_rects.find(name);
+  if (it == g_platform->ui.widget_rects.end()) return "null";
+  const headlab::ui::Rect& r = it->second;
+  g_platform->api_response = "{\"x\":" + std::to_string(r.x) + ",\"y\":" + std::to_string(r.y) +
+                             ",\"width\":" + std::to_string(r.w) + ",\"height\":" + std::to_string(r.h) + "}";
+  return g_platform->api_response.c_str();
+}
+
+// Text typed on a touch keyboard into the page's hidden input (web/touch-keyboard.js).
+EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) {
+  if (g_platform && utf8) ImGui::GetIO().AddInputCharactersUTF8(utf8);
+}
+
+// UI-only choices the page keeps (theme); "dark" or "light".
+EMSCRIPTEN_KEEPALIVE void headlab_set_theme(const char* theme) {
+  if (g_platform && theme)
+    g_platform->ui.theme = std::string(theme) == "light" ? headlab::ui::ThemeChoice::light : headlab::ui::ThemeChoice::dark;
 }
 
 }  // extern "C"
@@ -133,6 +244,8 @@ int main() {
   static headlab::app::Controller controller(platform.state, platform.lexicon);
   platform.controller = &controller;
   if (!lexicon_error.empty()) headlab::app::push_notice(platform.state, headlab::app::NoticeLevel::error, lexicon_error);
+  if (const auto sentences = headlab::read_asset("sentences.json"))
+    platform.example_sentences = headlab::app::example_texts(*sentences);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -1,13 +1,13 @@
 #include "ui/lab_window.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 #include "app/actions.h"
+#include "engine/embedding.h"
 #include "imgui.h"
-#include "imgui_stdlib.h"
-#include "ui/heatmap.h"
+#include "ui/panels.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
 
 namespace headlab::ui {
 namespace {
@@ -19,162 +19,138 @@ std::vector<std::string> token_texts(const app::AppState& state) {
   return out;
 }
 
-void help_marker(const char* text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
-
-void draw_sentence_bar(app::Controller& controller, LabUiState& ui) {
+void select_relative(app::Controller& controller, int layer_step, int head_step) {
   const app::AppState& state = controller.state();
-  const std::string& text = state.document.input.text;
-  if (!ui.text_active && ui.text_buffer != text) ui.text_buffer = text;  // edits from elsewhere
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Sentence");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::max(200.0f, ImGui::GetContentRegionAvail().x * 0.5f));
-  if (ImGui::InputTextWithHint("##sentence", "Type a sentence...", &ui.text_buffer)) {
-    // Every keystroke recomputes: the heatmaps below already show the new text this frame.
-    controller.apply([&](app::AppState& s) { return app::set_text(s, ui.text_buffer); }, /*merge_key=*/1);
+  const int layers = static_cast<int>(state.document.model.layers.size());
+  const int layer = std::clamp(state.selection.layer + layer_step, 0, layers - 1);
+  const int heads = state.document.model.layers[layer].head_count();
+  const int head = std::clamp(state.selection.head + head_step, 0, heads - 1);
+  controller.apply_without_history([layer, head](app::AppState& s) { return app::select_head(s, layer, head); });
+}
+
+void handle_shortcuts(app::Controller& controller, LabUiState& ui) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false) && !io.WantTextInput) {
+    if (io.KeyShift) controller.redo();
+    else controller.undo();
   }
-  ui.text_active = ImGui::IsItemActive();
-  if (ImGui::IsItemDeactivated()) controller.end_merge();
-  if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The input sentence. It is split into words and punctuation (at most 64 tokens).");
-}
-
-void draw_model_controls(app::Controller& controller) {
-  const app::AppState& state = controller.state();
-  const Model& model = state.document.model;
-  int heads = model.layers[0].head_count();
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Heads");
-  ImGui::SameLine();
-  ImGui::PushID("heads");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  bool changed = ImGui::SliderInt("##count", &heads, 1, kMaxHeads);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Number of attention heads in every layer (1-16).");
-  ImGui::SameLine(0, 2);
-  if (ImGui::Button("-") && heads > 1) { --heads; changed = true; }
-  ImGui::SameLine(0, 2);
-  if (ImGui::Button("+") && heads < kMaxHeads) { ++heads; changed = true; }
-  ImGui::PopID();
-  if (changed) {
-    controller.apply([heads](app::AppState& s) {
-      for (int l = 0; l < static_cast<int>(s.document.model.layers.size()); ++l)
-        if (auto error = app::set_head_count(s, l, heads); !error.empty()) return error;
-      return std::string();
-    });
-  }
-  help_marker("Each head has its own W_Q, W_K and W_V. Heads that stay keep their weights; a new head "
-              "starts from a fresh random initialisation.");
-}
-
-void head_tooltip(const app::AppState& state, int layer, int head, int row, int col) {
-  const Matrix& A = state.trace.layers[layer].heads[head].attention;
-  const Tokens& tokens = state.input.tokens;
-  ImGui::BeginTooltip();
-  ImGui::Text("Layer %d, head %d", layer, head);
-  ImGui::Separator();
-  ImGui::Text("query  \"%s\"  (row %d)", tokens[row].text.c_str(), row);
-  ImGui::Text("key    \"%s\"  (column %d)", tokens[col].text.c_str(), col);
-  ImGui::Text("weight %.6f", A(row, col));
-  ImGui::TextDisabled("Row %d sums to 1: this is the share of \"%s\"'s attention.", row, tokens[row].text.c_str());
-  ImGui::EndTooltip();
-}
-
-void draw_heads_grid(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& tokens) {
-  const app::AppState& state = controller.state();
-  const Model& model = state.document.model;
-  const float font = ImGui::GetFontSize();
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float legend_w = font * 4.0f;
-  int max_heads = 1;
-  for (const Layer& l : model.layers) max_heads = std::max(max_heads, l.head_count());
-  const int layer_count = static_cast<int>(model.layers.size());
-  // Columns: as many as fit with a readable cell; wrap heads onto extra rows otherwise.
-  const float grid_w = avail.x - legend_w - font;
-  const float min_tile = font * 12.0f;
-  const int columns = std::clamp(static_cast<int>(grid_w / min_tile), 1, max_heads);
-  const int rows_per_layer = (max_heads + columns - 1) / columns;
-  const float caption = font * 1.6f;
-  const float tile_w = grid_w / columns - ImGui::GetStyle().ItemSpacing.x;
-  const float tile_h_fit = (avail.y - font) / static_cast<float>(layer_count * rows_per_layer) - caption -
-                           ImGui::GetStyle().ItemSpacing.y * 2;
-  const float tile = std::max(min_tile * 0.8f, std::min(tile_w, tile_h_fit));
-
-  ImGui::BeginChild("heads_grid", ImVec2(grid_w, avail.y), false);
-  for (int l = 0; l < layer_count; ++l) {
-    const Layer& layer = model.layers[l];
-    for (int h = 0; h < layer.head_count(); ++h) {
-      if (h % columns != 0) ImGui::SameLine();
-      ImGui::BeginGroup();
-      ImGui::PushID(l * 64 + h);
-      const bool selected = state.selection.layer == l && state.selection.head == h;
-      if (selected) ImGui::TextColored(ImGui::GetStyle().Colors[ImGuiCol_CheckMark], "Layer %d  Head %d", l, h);
-      else ImGui::Text("Layer %d  Head %d", l, h);
-      HeatmapOptions options;
-      options.tokens = &tokens;
-      options.highlight_token = ui.hovered_token;
-      options.selected = selected;
-      options.show_values = true;
-      char id[32];
-      std::snprintf(id, sizeof id, "heatmap_%d_%d", l, h);
-      const HeatmapResult r = heatmap(id, state.trace.layers[l].heads[h].attention, ImVec2(tile, tile), options);
-      if (r.hovered_row >= 0) {
-        head_tooltip(state, l, h, r.hovered_row, r.hovered_col);
-        ui.next_hovered_token = r.hovered_col;
-      }
-      if (r.clicked) controller.apply_without_history([l, h](app::AppState& s) { return app::select_head(s, l, h); });
-      ImGui::PopID();
-      ImGui::EndGroup();
+  if (io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y), false) && !io.WantTextInput) controller.redo();
+  if (io.WantTextInput) return;
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
+    switch (io.InputQueueCharacters[i]) {
+      case '?': ui.show_help = !ui.show_help; break;
+      case '1': ui.detail = DetailView::heatmap; break;
+      case '2': ui.detail = DetailView::arcs; break;
+      case '3': ui.detail = DetailView::concat; break;
+      case 'w': case 'W': ui.side = SidePanel::weights; break;
+      case 'l': case 'L': ui.side = SidePanel::labels; break;
+      case '[': select_relative(controller, 0, -1); break;
+      case ']': select_relative(controller, 0, 1); break;
+      case '{': select_relative(controller, -1, 0); break;
+      case '}': select_relative(controller, 1, 0); break;
+      default: break;
     }
   }
-  ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginGroup();
-  ImGui::TextDisabled("weight");
-  colour_legend("legend", std::min(avail.y - font * 2, font * 16));
-  ImGui::EndGroup();
 }
 
-void draw_notices(const app::AppState& state) {
-  if (state.notices.empty()) return;
-  const app::Notice& last = state.notices.back();
-  const ImVec4 colour = last.level == app::NoticeLevel::error     ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
-                        : last.level == app::NoticeLevel::warning ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f)
-                                                                  : ImGui::GetStyle().Colors[ImGuiCol_Text];
-  ImGui::TextColored(colour, "%s", last.text.c_str());
+void draw_detail_area(PanelContext& context, float width, float height) {
+  LabUiState& ui = context.ui;
+  static const char* const kLabels[3] = {"Heatmap", "Arcs", "Concat & W_O"};
+  static const char* const kIds[3] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat};
+  int view = static_cast<int>(ui.detail);
+  if (segmented("detail_view", kLabels, 3, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
+  const float content_h = height - ImGui::GetFrameHeightWithSpacing();
+  switch (ui.detail) {
+    case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
+    case DetailView::arcs: draw_arc_view(context, width, content_h); break;
+    case DetailView::concat: draw_concat_view(context, width, content_h); break;
+  }
+}
+
+void draw_side_area(PanelContext& context, float width, float height) {
+  LabUiState& ui = context.ui;
+  static const char* const kLabels[2] = {"Weights", "Labels"};
+  static const char* const kIds[2] = {ids::kTabWeights, ids::kTabLabels};
+  int side = static_cast<int>(ui.side);
+  if (segmented("side_view", kLabels, 2, side, &ui, kIds)) ui.side = static_cast<SidePanel>(side);
+  const float content_h = height - ImGui::GetFrameHeightWithSpacing();
+  if (ui.side == SidePanel::weights) draw_weight_editor(context, width, content_h);
+  else draw_labels_panel(context, width, content_h);
+}
+
+void draw_wide(PanelContext& context) {
+  LabUiState& ui = context.ui;
+  const float font = ImGui::GetFontSize();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float status_h = ImGui::GetFrameHeightWithSpacing();
+  const float body_h = std::max(font * 10.0f, avail.y - status_h);
+  const float splitter_w = font * 0.45f + ImGui::GetStyle().ItemSpacing.x * 2;
+  const float usable = avail.x - 2 * splitter_w;
+  const float left_w = usable * ui.left_fraction, right_w = usable * ui.right_fraction;
+  const float center_w = usable - left_w - right_w;
+  draw_heads_overview(context, left_w, body_h);
+  ImGui::SameLine();
+  vertical_splitter("split_left", ui.left_fraction, usable, 0.12f, 0.5f, body_h, false);
+  ImGui::SameLine();
+  ImGui::BeginChild("detail_area", ImVec2(center_w, body_h), true);
+  draw_detail_area(context, center_w - ImGui::GetStyle().WindowPadding.x * 2, body_h - ImGui::GetStyle().WindowPadding.y * 2);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  vertical_splitter("split_right", ui.right_fraction, usable, 0.18f, 0.5f, body_h, true);
+  ImGui::SameLine();
+  ImGui::BeginChild("side_area", ImVec2(right_w, body_h), true);
+  draw_side_area(context, right_w - ImGui::GetStyle().WindowPadding.x * 2, body_h - ImGui::GetStyle().WindowPadding.y * 2);
+  ImGui::EndChild();
+  draw_status_bar(context);
+}
+
+// Phone-sized viewports: one scrolling column; each part can be collapsed.
+void draw_stacked(PanelContext& context) {
+  const float font = ImGui::GetFontSize();
+  const float width = ImGui::GetContentRegionAvail().x;
+  draw_status_bar(context);
+  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Heads")) draw_heads_overview(context, width, std::max(font * 10.0f, width * 0.75f));
+  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Selected head")) {
+    ImGui::BeginChild("detail_area", ImVec2(width, width + font * 4.0f), true);
+    draw_detail_area(context, width - font, width + font * 3.0f);
+    ImGui::EndChild();
+  }
+  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Weights and labels")) {
+    ImGui::BeginChild("side_area", ImVec2(width, font * 26.0f), true);
+    draw_side_area(context, width - font, font * 25.0f);
+    ImGui::EndChild();
+  }
 }
 
 }  // namespace
 
-void draw_lab_window(app::Controller& controller, LabUiState& ui) {
+void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences) {
   ui.hovered_token = ui.next_hovered_token;
   ui.next_hovered_token = -1;
+  ui.widget_rects.clear();
+  handle_shortcuts(controller, ui);
+  const std::vector<std::string> tokens = token_texts(controller.state());
+  const std::vector<std::string> features = feature_names(controller.state().document.model);
+  PanelContext context{controller, ui, tokens, features, example_sentences};
+
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const bool phone = viewport->WorkSize.x < kPhoneWidth;
   ImGui::SetNextWindowPos(viewport->WorkPos);
   ImGui::SetNextWindowSize(viewport->WorkSize);
-  constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                      ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
-  ImGui::Begin("HeadLab", nullptr, kFlags);
-  ImGui::TextColored(ImGui::GetStyle().Colors[ImGuiCol_CheckMark], "HeadLab");
-  ImGui::SameLine();
-  ImGui::TextDisabled("multi-head attention, live");
-  draw_sentence_bar(controller, ui);
-  draw_model_controls(controller);
-  draw_notices(controller.state());
-  ImGui::Separator();
-  const std::vector<std::string> tokens = token_texts(controller.state());
-  draw_heads_grid(controller, ui, tokens);
+  ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                           ImGuiWindowFlags_NoBringToFrontOnFocus;
+  if (phone) flags &= ~ImGuiWindowFlags_NoScrollbar;
+  ImGui::Begin("HeadLab", nullptr, flags);
+  draw_top_bar(context);
+  ImGui::SetNextItemOpen(!phone, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Model settings")) draw_model_controls(context);
+  if (phone) draw_stacked(context);
+  else draw_wide(context);
   ImGui::End();
+  draw_help_overlay(context);
 }
 
 }  // namespace headlab::ui

@@ -1,0 +1,86 @@
+#pragma once
+// Geometry of the arc view, free of ImGui: token anchor positions, the curve from a query to a
+// key, and dash patterns that keep overlaid heads distinguishable in grey scale.
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace headlab::ui {
+
+struct Point {
+  float x = 0, y = 0;
+};
+
+enum class LineStyle { solid, dashed, dotted, dash_dot };
+
+inline LineStyle line_style_for_head(int head) { return static_cast<LineStyle>(head % 4); }
+
+// Quadratic curve above the token row from x0 to x1 at baseline y; higher for longer spans.
+// Self-attention (x0 == x1) becomes a small loop.
+inline std::vector<Point> arc_points(float x0, float x1, float y, float max_height, float token_spacing, int samples = 24) {
+  std::vector<Point> points;
+  points.reserve(samples + 1);
+  if (std::fabs(x1 - x0) < 0.5f) {  // loop: a small circle above the token
+    const float r = token_spacing * 0.18f;
+    for (int s = 0; s <= samples; ++s) {
+      const float t = 6.2831853f * s / samples;
+      points.push_back({x0 + r * std::sin(t), y - r - r * std::cos(t) + r * 0.0f});
+    }
+    return points;
+  }
+  const float span = std::fabs(x1 - x0);
+  const float height = std::min(max_height, span * 0.45f + token_spacing * 0.25f);
+  const Point control{(x0 + x1) * 0.5f, y - 2.0f * height};  // the curve's apex is at y - height
+  for (int s = 0; s <= samples; ++s) {
+    const float t = static_cast<float>(s) / samples, u = 1.0f - t;
+    points.push_back({u * u * x0 + 2 * u * t * control.x + t * t * x1, u * u * y + 2 * u * t * control.y + t * t * y});
+  }
+  return points;
+}
+
+// Splits a polyline into drawn pieces following a dash pattern (lengths in pixels, scaled by
+// `unit`). Solid returns the whole line.
+inline std::vector<std::vector<Point>> dash(const std::vector<Point>& line, LineStyle style, float unit) {
+  std::vector<std::vector<Point>> pieces;
+  if (style == LineStyle::solid || line.size() < 2) {
+    pieces.push_back(line);
+    return pieces;
+  }
+  // on, off, on, off ... pattern lengths
+  std::array<float, 4> pattern{};
+  switch (style) {
+    case LineStyle::dashed: pattern = {6, 4, 6, 4}; break;
+    case LineStyle::dotted: pattern = {1.5f, 3, 1.5f, 3}; break;
+    case LineStyle::dash_dot: pattern = {7, 3, 1.5f, 3}; break;
+    case LineStyle::solid: break;
+  }
+  int phase = 0;
+  float left = pattern[0] * unit;
+  std::vector<Point> current{line[0]};
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    Point a = line[i - 1];
+    const Point b = line[i];
+    float segment = std::hypot(b.x - a.x, b.y - a.y);
+    while (segment > left) {
+      const float f = left / segment;
+      const Point cut{a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f};
+      if (phase % 2 == 0) {
+        current.push_back(cut);
+        pieces.push_back(current);
+        current.clear();
+      } else {
+        current = {cut};
+      }
+      segment -= left;
+      a = cut;
+      phase = (phase + 1) % 4;
+      left = pattern[phase] * unit;
+    }
+    left -= segment;
+    if (phase % 2 == 0) current.push_back(b);
+  }
+  if (phase % 2 == 0 && current.size() >= 2) pieces.push_back(current);
+  return pieces;
+}
+
+}  // namespace headlab::ui

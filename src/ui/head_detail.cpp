@@ -1,0 +1,84 @@
+// Head detail: the selected head's attention as a large heatmap with named axes, a legend, and a
+// tooltip that explains each cell (weight, logit, the features that make the logit).
+#include <algorithm>
+#include <cmath>
+
+#include "engine/logit_attribution.h"
+#include "imgui.h"
+#include "ui/head_caption.h"
+#include "ui/heatmap.h"
+#include "ui/panels.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+namespace {
+
+void contribution_lines(const char* side, const std::vector<FeatureContribution>& terms,
+                        const std::vector<std::string>& feature_names) {
+  if (terms.empty()) return;
+  ImGui::TextDisabled("%s", side);
+  for (const FeatureContribution& t : terms) {
+    const char* name = t.feature < static_cast<int>(feature_names.size()) ? feature_names[t.feature].c_str() : "?";
+    ImGui::Text("  %-8s %+.3f", name, t.value);
+  }
+}
+
+void cell_tooltip(const PanelContext& context, int layer, int head, int row, int col) {
+  const app::AppState& state = context.state();
+  const LayerTrace& lt = state.trace.layers[layer];
+  const HeadTrace& ht = lt.heads[head];
+  const LogitAttribution attribution =
+      attribute_logit(lt.input, state.document.model.layers[layer].heads[head], ht, row, col, 3);
+  ImGui::BeginTooltip();
+  ImGui::Text("query \"%s\" (row %d)  ->  key \"%s\" (column %d)", context.tokens[row].c_str(), row,
+              context.tokens[col].c_str(), col);
+  ImGui::Separator();
+  ImGui::Text("weight  A = %.4f", ht.attention(row, col));
+  if (std::isfinite(attribution.logit))
+    ImGui::Text("logit   q.k / sqrt(d_k) = %.3f", attribution.logit);
+  else
+    ImGui::TextUnformatted("logit   masked (causal): the query cannot see this key");
+  if (std::isfinite(attribution.logit)) {
+    ImGui::TextDisabled("largest contributions to the logit:");
+    contribution_lines("query features (X W_Q . k):", attribution.query_side, context.feature_names);
+    contribution_lines("key features (q . X W_K):", attribution.key_side, context.feature_names);
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_head_detail(PanelContext& context, float width, float height) {
+  const app::AppState& state = context.state();
+  LabUiState& ui = context.ui;
+  const int layer = state.selection.layer, head = state.selection.head;
+  const float font = ImGui::GetFontSize();
+  ImGui::Text("Layer %d, head %d", layer, head);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", head_caption(state, layer, head).c_str());
+  ImGui::SameLine();
+  ImGui::TextDisabled(" A = softmax(Q K^T / sqrt(d_k)), rows sum to 1");
+  const float legend_w = font * 4.5f;
+  const float size = std::max(font * 6.0f, std::min(width - legend_w - font, height - ImGui::GetFrameHeightWithSpacing()));
+  HeatmapOptions options;
+  options.tokens = &context.tokens;
+  options.show_axis_titles = true;
+  options.show_values = true;
+  options.highlight_token = ui.hovered_token;
+  options.max_cell = font * 4.0f;
+  const HeatmapResult r = heatmap("detail", state.trace.layers[layer].heads[head].attention, ImVec2(size, size), options);
+  register_rect(ui, ids::kDetailHeatmap, ImVec2(r.geometry.grid_x, r.geometry.grid_y),
+                ImVec2(r.geometry.grid_x + r.geometry.width(), r.geometry.grid_y + r.geometry.height()));
+  if (r.hovered_row >= 0) {
+    cell_tooltip(context, layer, head, r.hovered_row, r.hovered_col);
+    ui.next_hovered_token = r.hovered_col;
+  }
+  ImGui::SameLine();
+  ImGui::BeginGroup();
+  ImGui::TextDisabled("weight");
+  colour_legend("detail_legend", std::min(size, font * 18.0f));
+  ImGui::EndGroup();
+}
+
+}  // namespace headlab::ui

@@ -1,0 +1,86 @@
+// Heads overview ("model view"): layers as rows, heads as columns, one thumbnail heatmap each.
+#include <algorithm>
+#include <cstdio>
+
+#include "app/actions.h"
+#include "imgui.h"
+#include "ui/head_caption.h"
+#include "ui/heatmap.h"
+#include "ui/panels.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+
+void draw_heads_overview(PanelContext& context, float width, float height) {
+  const app::AppState& state = context.state();
+  LabUiState& ui = context.ui;
+  const Model& model = state.document.model;
+  const float font = ImGui::GetFontSize();
+  ImGui::BeginChild("overview", ImVec2(width, height), true);
+  register_rect(ui, ids::kOverview, ImGui::GetWindowPos(),
+                ImVec2(ImGui::GetWindowPos().x + width, ImGui::GetWindowPos().y + height));
+  ImGui::TextUnformatted("Heads");
+  ImGui::SameLine();
+  ImGui::Checkbox("summary", &ui.overview_summary);
+  item_tooltip("Show each layer's mean attention over its heads instead of the single heads.");
+  ImGui::SameLine();
+  ImGui::TextDisabled("click a head to inspect it");
+
+  int max_heads = 1;
+  for (const Layer& l : model.layers) max_heads = std::max(max_heads, l.head_count());
+  const int layer_count = static_cast<int>(model.layers.size());
+  const int columns = ui.overview_summary ? 1 : max_heads;
+  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  // Thumbnails shrink to fit all heads of a layer on one row; the panel scrolls vertically.
+  const float tile = std::max(font * 3.0f, std::min(font * 14.0f, (avail_w - font * 2.2f) / columns - spacing));
+  for (int l = 0; l < layer_count; ++l) {
+    const Layer& layer = model.layers[l];
+    ImGui::BeginGroup();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("L%d", l);
+    ImGui::EndGroup();
+    ImGui::SameLine(font * 2.0f);
+    const int heads = ui.overview_summary ? 1 : layer.head_count();
+    for (int h = 0; h < heads; ++h) {
+      if (h > 0) ImGui::SameLine();
+      ImGui::BeginGroup();
+      ImGui::PushID(l * 64 + h);
+      const bool selected = !ui.overview_summary && state.selection.layer == l && state.selection.head == h;
+      HeatmapOptions options;
+      options.tokens = &context.tokens;
+      options.show_labels = false;
+      options.highlight_token = ui.hovered_token;
+      options.selected = selected;
+      const Matrix& A = ui.overview_summary ? state.trace.layers[l].mean_attention : state.trace.layers[l].heads[h].attention;
+      char id[32];
+      std::snprintf(id, sizeof id, "thumb_%d_%d", l, h);
+      const HeatmapResult r = heatmap(id, A, ImVec2(tile, tile), options);
+      const std::string name = std::string(ids::kOverviewHead) + "/" + std::to_string(l) + "/" + std::to_string(h);
+      register_item(ui, name);
+      if (r.hovered_row >= 0) {
+        ImGui::BeginTooltip();
+        if (ui.overview_summary) ImGui::Text("Layer %d, mean over heads", l);
+        else ImGui::Text("Layer %d, head %d: %s", l, h, head_caption(state, l, h).c_str());
+        ImGui::Text("\"%s\" -> \"%s\": %.4f", context.tokens[r.hovered_row].c_str(), context.tokens[r.hovered_col].c_str(),
+                    A(r.hovered_row, r.hovered_col));
+        if (!ui.overview_summary) ImGui::TextDisabled("click to inspect this head");
+        ImGui::EndTooltip();
+        ui.next_hovered_token = r.hovered_col;
+      }
+      if (r.clicked && !ui.overview_summary)
+        context.controller.apply_without_history([l, h](app::AppState& s) { return app::select_head(s, l, h); });
+      const std::string caption = ui.overview_summary ? "mean" : head_caption(state, l, h);
+      const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
+      ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (tile - caption_w) * 0.5f));
+      if (selected) ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", caption.c_str());
+      else ImGui::TextUnformatted(caption.c_str());
+      ImGui::PopID();
+      ImGui::EndGroup();
+    }
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace headlab::ui

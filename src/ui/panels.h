@@ -1,0 +1,32 @@
+#pragma once
+// The lab's panels. Each draws the AppState (read-only) into the current ImGui window region and
+// sends edits through the Controller; UI-only state is in LabUiState.
+#include <string>
+#include <vector>
+
+#include "app/controller.h"
+#include "ui/ui_state.h"
+
+namespace headlab::ui {
+
+struct PanelContext {
+  app::Controller& controller;
+  LabUiState& ui;
+  const std::vector<std::string>& tokens;          // token texts of the current input
+  const std::vector<std::string>& feature_names;   // names of the d_model input dimensions
+  const std::vector<std::string>& example_sentences;
+  const app::AppState& state() const { return controller.state(); }
+};
+
+void draw_top_bar(PanelContext& context);
+void draw_model_controls(PanelContext& context);
+void draw_heads_overview(PanelContext& context, float width, float height);
+void draw_head_detail(PanelContext& context, float width, float height);
+void draw_arc_view(PanelContext& context, float width, float height);
+void draw_concat_view(PanelContext& context, float width, float height);
+void draw_weight_editor(PanelContext& context, float width, float height);
+void draw_labels_panel(PanelContext& context, float width, float height);
+void draw_help_overlay(PanelContext& context);
+void draw_status_bar(PanelContext& context);
+
+}  // namespace headlab::ui

@@ -1,0 +1,26 @@
+// The last notice (errors in red, warnings in amber) and token facts about the input.
+#include "imgui.h"
+#include "ui/panels.h"
+
+namespace headlab::ui {
+
+void draw_status_bar(PanelContext& context) {
+  const app::AppState& state = context.state();
+  int unknown = 0;
+  for (const Token& t : state.input.tokens)
+    if (!t.in_lexicon && !t.is_special) ++unknown;
+  ImGui::TextDisabled("%d tokens%s", static_cast<int>(state.input.tokens.size()), state.input.truncated ? " (cut at 64)" : "");
+  if (unknown > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("| %d not in the lexicon (features from fallback rules)", unknown);
+  }
+  if (state.notices.empty()) return;
+  const app::Notice& last = state.notices.back();
+  const ImVec4 colour = last.level == app::NoticeLevel::error     ? ImVec4(1.0f, 0.45f, 0.4f, 1.0f)
+                        : last.level == app::NoticeLevel::warning ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f)
+                                                                  : ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  ImGui::SameLine();
+  ImGui::TextColored(colour, "| %s", last.text.c_str());
+}
+
+}  // namespace headlab::ui

@@ -1,0 +1,130 @@
+// Sentence bar (text, example picker), head/layer counts, undo/redo, export, theme and help.
+#include <algorithm>
+
+#include "app/actions.h"
+#include "imgui.h"
+#include "imgui_stdlib.h"
+#include "ui/panels.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+namespace {
+
+// "-  [slider]  +" for a count; returns true when the value changed.
+bool count_control(LabUiState& ui, const char* id, const char* label, int& value, int lo, int hi, const char* tooltip,
+                   const char* slider_id, const char* minus_id, const char* plus_id) {
+  bool changed = false;
+  ImGui::PushID(id);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(label);
+  ImGui::SameLine();
+  if (ImGui::Button("-") && value > lo) { --value; changed = true; }
+  if (minus_id) register_item(ui, minus_id);
+  item_tooltip(tooltip);
+  ImGui::SameLine(0, 2);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
+  if (ImGui::SliderInt("##count", &value, lo, hi)) changed = true;
+  register_item(ui, slider_id);
+  item_tooltip(tooltip);
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("+") && value < hi) { ++value; changed = true; }
+  if (plus_id) register_item(ui, plus_id);
+  item_tooltip(tooltip);
+  ImGui::PopID();
+  value = std::clamp(value, lo, hi);
+  return changed;
+}
+
+}  // namespace
+
+void draw_top_bar(PanelContext& context) {
+  const app::AppState& state = context.state();
+  LabUiState& ui = context.ui;
+  auto& controller = context.controller;
+  const float font = ImGui::GetFontSize();
+  const bool narrow = ImGui::GetContentRegionAvail().x < font * 50.0f;
+
+  ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "HeadLab");
+  ImGui::SameLine();
+  // Sentence.
+  const std::string& text = state.document.input.text;
+  if (!ui.text_active && ui.text_buffer != text) ui.text_buffer = text;  // changed elsewhere (undo, load)
+  ImGui::SetNextItemWidth(narrow ? -font * 6.0f : std::max(font * 14.0f, ImGui::GetContentRegionAvail().x * 0.34f));
+  if (ImGui::InputTextWithHint("##sentence", "Type a sentence...", &ui.text_buffer)) {
+    // Each keystroke recomputes; the whole typing session is one undo step.
+    const std::string typed = ui.text_buffer;
+    controller.apply([typed](app::AppState& s) { return app::set_text(s, typed); }, /*merge_key=*/1);
+  }
+  register_item(ui, ids::kSentence);
+  ui.text_active = ImGui::IsItemActive();
+  if (ImGui::IsItemDeactivated()) controller.end_merge();
+  item_tooltip("The input sentence, split into words and punctuation (at most 64 tokens). Every edit updates all heads.");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(font * 6.5f);
+  if (ImGui::BeginCombo("##examples", "Examples", ImGuiComboFlags_HeightLarge)) {
+    for (const std::string& example : context.example_sentences)
+      if (ImGui::Selectable(example.c_str(), example == text)) {
+        const std::string chosen = example;
+        controller.apply([chosen](app::AppState& s) { return app::set_text(s, chosen); });
+      }
+    ImGui::EndCombo();
+  }
+  register_item(ui, ids::kExamples);
+  item_tooltip("Pick an example sentence (some have a hand-checked parse, used by the syntactic labels).");
+
+  if (!narrow) ImGui::SameLine(0, font);
+  const Model& model = state.document.model;
+  int heads = model.layers[0].head_count();
+  if (count_control(ui, "heads", "Heads", heads, 1, kMaxHeads,
+                    "Heads per layer (1-16). Heads that stay keep their weights; new heads start from a fresh "
+                    "random initialisation.",
+                    ids::kHeadCount, ids::kHeadCountMinus, ids::kHeadCountPlus)) {
+    controller.apply([heads](app::AppState& s) {
+      for (int l = 0; l < static_cast<int>(s.document.model.layers.size()); ++l)
+        if (auto error = app::set_head_count(s, l, heads); !error.empty()) return error;
+      return std::string();
+    });
+  }
+  ImGui::SameLine(0, font * 0.6f);
+  int layers = static_cast<int>(model.layers.size());
+  if (count_control(ui, "layers", "Layers", layers, 1, kMaxLayers,
+                    "Stacked attention layers (1-6). Layer l+1 reads the output of layer l.", ids::kLayerCount, nullptr,
+                    nullptr))
+    controller.apply([layers](app::AppState& s) { return app::set_layer_count(s, layers); });
+
+  ImGui::SameLine(0, font * 0.6f);
+  ImGui::BeginDisabled(!controller.can_undo());
+  if (ImGui::Button("Undo")) controller.undo();
+  register_item(ui, ids::kUndo);
+  item_tooltip("Undo the last edit (Ctrl+Z).");
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, 2);
+  ImGui::BeginDisabled(!controller.can_redo());
+  if (ImGui::Button("Redo")) controller.redo();
+  register_item(ui, ids::kRedo);
+  item_tooltip("Redo (Ctrl+Shift+Z or Ctrl+Y).");
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, font * 0.6f);
+  if (ImGui::Button("Export")) ImGui::OpenPopup("export_menu");
+  register_item(ui, ids::kExportPng);
+  item_tooltip("Save a picture, the attention as CSV, or the model file.");
+  if (ImGui::BeginPopup("export_menu")) {
+    if (ImGui::MenuItem("Heatmap of the selected head (PNG)")) ui.pending_export = ExportKind::heatmap_png;
+    if (ImGui::MenuItem("Arc view (PNG)")) ui.pending_export = ExportKind::arcs_png;
+    if (ImGui::MenuItem("Whole screen (PNG)")) ui.pending_export = ExportKind::screen_png;
+    if (ImGui::MenuItem("Attention of the selected head (CSV)")) ui.pending_export = ExportKind::heatmap_csv;
+    if (ImGui::MenuItem("Model file (JSON)")) ui.pending_export = ExportKind::model_json;
+    ImGui::EndPopup();
+  }
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button(ui.theme == ThemeChoice::dark ? "Light" : "Dark"))
+    ui.theme = ui.theme == ThemeChoice::dark ? ThemeChoice::light : ThemeChoice::dark;
+  item_tooltip("Switch between the dark and the light theme.");
+  ImGui::SameLine(0, 2);
+  if (ImGui::Button("?")) ui.show_help = !ui.show_help;
+  register_item(ui, ids::kHelp);
+  item_tooltip("Keyboard shortcuts and how to read the views (press ? any time).");
+}
+
+}  // namespace headlab::ui

@@ -1,0 +1,68 @@
+#pragma once
+// UI-only state: what is hovered, which panels are open, splitter positions. Never part of the
+// document and never sent to the engine. No ImGui types here so it stays trivially testable.
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "app/actions.h"
+#include "app/matrix_actions.h"
+
+namespace headlab::ui {
+
+enum class DetailView { heatmap, arcs, concat };
+enum class SidePanel { weights, labels };
+enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json };
+enum class ThemeChoice { dark, light };
+
+struct Rect {
+  float x = 0, y = 0, w = 0, h = 0;
+};
+
+// An exact-value entry in progress (double-click / Ctrl-click on a weight cell).
+struct CellEntry {
+  bool pending_open = false;
+  app::MatrixRef matrix;
+  int row = 0, col = 0;
+  char text[64] = {};
+  std::string error;
+};
+
+struct LabUiState {
+  // Sentence field.
+  std::string text_buffer;
+  bool text_active = false;  // the field has focus: do not overwrite what is being typed
+
+  // Token hovered in any view; highlighted everywhere on the next frame.
+  int hovered_token = -1;
+  int next_hovered_token = -1;
+
+  // Layout: fractions of the width given to the overview (left) and the side panel (right).
+  float left_fraction = 0.30f;
+  float right_fraction = 0.32f;
+  DetailView detail = DetailView::heatmap;
+  SidePanel side = SidePanel::weights;
+  bool overview_summary = false;  // show each layer's mean attention instead of single heads
+
+  // Arc view.
+  float arc_threshold = 0.10f;
+  std::uint32_t arc_heads = 0xFFFFu;  // bit h: head h of the selected layer is overlaid
+
+  // Weight editor.
+  app::WeightMatrix editor_matrix = app::WeightMatrix::W_K;
+  CellEntry cell_entry;
+  std::vector<float> line_clipboard;
+  float drag_sensitivity = 0.01f;  // weight change per pixel of vertical drag
+
+  ThemeChoice theme = ThemeChoice::dark;
+  bool show_help = false;
+  ExportKind pending_export = ExportKind::none;
+
+  // Screen rectangles of named widgets (widget_ids.h), refreshed every frame, for tests and lessons.
+  std::unordered_map<std::string, Rect> widget_rects;
+  // Text mirrored into the page's ARIA live region when it changes.
+  std::string live_text;
+};
+
+}  // namespace headlab::ui

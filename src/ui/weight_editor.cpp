@@ -1,0 +1,188 @@
+// Weight editor for the selected head: W_Q, W_K, W_V (and the layer's W_O) as grids of cells
+// coloured by value, rows named by input feature. Drag a cell up/down to change it (Shift: 10x
+// faster, Alt: 10x finer), double-click or Ctrl-click to type an exact value, right-click a row or
+// column name for row/column operations. Every change goes through the Controller (undoable) and
+// is visible in every view in the same frame.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+#include "app/matrix_actions.h"
+#include "app/model_actions.h"
+#include "imgui.h"
+#include "ui/colormap.h"
+#include "ui/panels.h"
+#include "ui/weight_entry.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+namespace {
+
+constexpr const char* kMatrixNames[4] = {"W_Q", "W_K", "W_V", "W_O"};
+
+std::uint64_t cell_merge_key(const app::MatrixRef& ref, int row, int col) {
+  // Consecutive drag steps on one cell merge into one undo step.
+  return 0x1000000000ull + (static_cast<std::uint64_t>(ref.layer) << 40) + (static_cast<std::uint64_t>(ref.head) << 32) +
+         (static_cast<std::uint64_t>(ref.which) << 28) + (static_cast<std::uint64_t>(row) << 14) + static_cast<std::uint64_t>(col);
+}
+
+void line_menu(PanelContext& context, const app::MatrixRef& ref, app::Axis axis, int index, const Matrix& m) {
+  auto& controller = context.controller;
+  const bool is_row = axis == app::Axis::row;
+  const Eigen::Index length = is_row ? m.cols() : m.rows();
+  ImGui::TextDisabled("%s %d", is_row ? "row" : "column", index);
+  const auto scale = [&](double factor) {
+    controller.apply([=](app::AppState& s) { return app::scale_line(s, ref, axis, index, factor); });
+  };
+  if (ImGui::MenuItem("Zero")) scale(0.0);
+  if (ImGui::MenuItem("Scale x2")) scale(2.0);
+  if (ImGui::MenuItem("Scale x0.5")) scale(0.5);
+  if (ImGui::MenuItem("Negate")) scale(-1.0);
+  if (ImGui::MenuItem("Copy")) {
+    context.ui.line_clipboard.assign(length, 0.0f);
+    for (Eigen::Index k = 0; k < length; ++k) context.ui.line_clipboard[k] = is_row ? m(index, k) : m(k, index);
+  }
+  const bool can_paste = static_cast<Eigen::Index>(context.ui.line_clipboard.size()) == length;
+  if (ImGui::MenuItem("Paste", nullptr, false, can_paste)) {
+    const std::vector<float> values = context.ui.line_clipboard;
+    controller.apply([=](app::AppState& s) { return app::set_line(s, ref, axis, index, values); });
+  }
+}
+
+void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m, float height) {
+  LabUiState& ui = context.ui;
+  const float font = ImGui::GetFontSize();
+  const float cell_w = font * 3.3f, cell_h = font * 1.45f;
+  const bool named_rows = ref.which != app::WeightMatrix::W_O;
+  float label_w = font * 3.0f;
+  if (named_rows)
+    for (const auto& name : context.feature_names) label_w = std::max(label_w, ImGui::CalcTextSize(name.c_str()).x + font);
+  const float scale = std::max(1e-6f, m.cwiseAbs().maxCoeff());
+  ImGui::BeginChild("grid", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+  register_rect(ui, ids::kEditorMatrix, ImGui::GetWindowPos(),
+                ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  // Column header.
+  ImGui::Dummy(ImVec2(label_w, cell_h));
+  for (Eigen::Index c = 0; c < m.cols(); ++c) {
+    ImGui::SameLine(0, 0);
+    ImGui::PushID(static_cast<int>(c));
+    char header[16];
+    std::snprintf(header, sizeof header, "%d", static_cast<int>(c));
+    ImGui::Button(header, ImVec2(cell_w, cell_h));
+    item_tooltip("Column of the head's space. Right-click for column operations.");
+    if (ImGui::BeginPopupContextItem("col_menu")) {
+      line_menu(context, ref, app::Axis::column, static_cast<int>(c), m);
+      ImGui::EndPopup();
+    }
+    ImGui::PopID();
+  }
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(m.rows()), cell_h + ImGui::GetStyle().ItemSpacing.y);
+  while (clipper.Step()) {
+    for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+      ImGui::PushID(r);
+      std::string name = named_rows && r < static_cast<int>(context.feature_names.size())
+                             ? context.feature_names[r]
+                             : "head " + std::to_string(r / std::max(1, context.state().document.model.layers[ref.layer].d_v)) +
+                                   " #" + std::to_string(r);
+      ImGui::Selectable(name.c_str(), false, 0, ImVec2(label_w - ImGui::GetStyle().ItemSpacing.x, cell_h));
+      item_tooltip(named_rows ? "Input feature (row of the matrix). Right-click for row operations."
+                              : "Row of W_O: one output dimension of one head. Right-click for row operations.");
+      if (ImGui::BeginPopupContextItem("row_menu")) {
+        line_menu(context, ref, app::Axis::row, r, m);
+        ImGui::EndPopup();
+      }
+      for (int c = 0; c < m.cols(); ++c) {
+        ImGui::SameLine(label_w, 0);
+        ImGui::SetCursorPosX(label_w + c * cell_w);
+        ImGui::PushID(c);
+        const float v = m(r, c);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::InvisibleButton("cell", ImVec2(cell_w - 1, cell_h));
+        register_item(ui, std::string(ids::kEditorCell) + "/" + std::to_string(r) + "/" + std::to_string(c));
+        const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
+        draw->AddRectFilled(p, ImVec2(p.x + cell_w - 1, p.y + cell_h), diverging_u32(v / scale), 2.0f);
+        if (hovered || active) draw->AddRect(p, ImVec2(p.x + cell_w - 1, p.y + cell_h), IM_COL32(255, 64, 160, 255), 2.0f, 0, 2.0f);
+        char text[24];
+        std::snprintf(text, sizeof text, std::fabs(v) >= 100 ? "%.0f" : "%.2f", v);
+        const ImVec2 ts = ImGui::CalcTextSize(text);
+        draw->AddText(ImVec2(p.x + (cell_w - ts.x) * 0.5f, p.y + (cell_h - ts.y) * 0.5f),
+                      std::fabs(v / scale) > 0.55f ? IM_COL32(255, 255, 255, 255) : IM_COL32(20, 20, 28, 255), text);
+        const ImGuiIO& io = ImGui::GetIO();
+        if (hovered && (ImGui::IsMouseDoubleClicked(0) || (io.KeyCtrl && ImGui::IsMouseClicked(0))))
+          open_weight_entry(ui, ref, r, c, v);
+        else if (active && ImGui::IsMouseDragging(0, 1.0f) && !io.KeyCtrl && io.MouseDelta.y != 0.0f) {
+          const float step = ui.drag_sensitivity * (io.KeyShift ? 10.0f : 1.0f) * (io.KeyAlt ? 0.1f : 1.0f) *
+                             std::max(1.0f, scale * 0.25f);
+          const double value = v - io.MouseDelta.y * step;
+          const int row = r, col = c;
+          context.controller.apply(
+              [=](app::AppState& s) { return app::set_weight(s, ref.layer, ref.head, ref.which, row, col, value); },
+              cell_merge_key(ref, r, c));
+        }
+        if (ImGui::IsItemDeactivated()) context.controller.end_merge();
+        if (hovered && !active)
+          ImGui::SetTooltip("%s[%s, %d] = %.6g\ndrag up/down to change (Shift faster, Alt finer)\n"
+                            "double-click or Ctrl-click to type a value",
+                            kMatrixNames[static_cast<int>(ref.which)], name.c_str(), c, v);
+        ImGui::PopID();
+      }
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_weight_editor(PanelContext& context, float width, float height) {
+  const app::AppState& state = context.state();
+  LabUiState& ui = context.ui;
+  const int layer = state.selection.layer, head = state.selection.head;
+  const float font = ImGui::GetFontSize();
+  ImGui::Text("Layer %d, head %d", layer, head);
+  int which = static_cast<int>(ui.editor_matrix);
+  static const char* const kTabIds[4] = {"editor/tab/W_Q", "editor/tab/W_K", "editor/tab/W_V", "editor/tab/W_O"};
+  ImGui::SameLine();
+  if (segmented("matrix", kMatrixNames, 4, which, &ui, kTabIds)) ui.editor_matrix = static_cast<app::WeightMatrix>(which);
+  const app::MatrixRef ref{layer, head, ui.editor_matrix};
+  const Matrix* m = app::find_matrix(state, ref);
+  if (!m) return;
+  const Layer& model_layer = state.document.model.layers[layer];
+  const char* what = ui.editor_matrix == app::WeightMatrix::W_Q   ? "queries: what each token looks for"
+                     : ui.editor_matrix == app::WeightMatrix::W_K ? "keys: what each token offers to be found by"
+                     : ui.editor_matrix == app::WeightMatrix::W_V ? "values: what a token passes on when attended to"
+                                                                  : "output projection: mixes the concatenated heads";
+  ImGui::TextDisabled("%s (%d x %d): %s", kMatrixNames[which], static_cast<int>(m->rows()), static_cast<int>(m->cols()), what);
+  // Head actions.
+  if (ui.editor_matrix != app::WeightMatrix::W_O) {
+    if (ImGui::Button("Randomize head")) {
+      const std::uint32_t seed = std::random_device{}();
+      context.controller.apply([=](app::AppState& s) { return app::reset_head(s, layer, head, seed); });
+    }
+    item_tooltip("Fresh random W_Q, W_K, W_V for this head (a new seed). Undo with Ctrl+Z.");
+    ImGui::SameLine();
+    if (ImGui::Button("Reset head")) {
+      const std::uint32_t seed = state.document.model.seed;
+      context.controller.apply([=](app::AppState& s) { return app::reset_head(s, layer, head, seed); });
+    }
+    item_tooltip("Back to this head's initial weights (the model seed).");
+    ImGui::SameLine();
+    bool pruned = model_layer.heads[head].pruned;
+    if (ImGui::Checkbox("pruned", &pruned))
+      context.controller.apply([=](app::AppState& s) {
+        s.document.model.layers[layer].heads[head].pruned = pruned;
+        return std::string();
+      });
+    item_tooltip("A pruned head still computes its attention, but contributes zeros to the concatenation.");
+  }
+  draw_grid(context, ref, *m, std::max(font * 6.0f, height - ImGui::GetCursorPosY() + ImGui::GetScrollY()));
+  draw_weight_entry_popup(context);
+  (void)width;
+}
+
+}  // namespace headlab::ui

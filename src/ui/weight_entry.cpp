@@ -1,0 +1,81 @@
+#include "ui/weight_entry.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "imgui.h"
+#include "ui/panels.h"
+
+namespace headlab::ui {
+
+bool parse_weight_text(const std::string& text, double& value, std::string& error) {
+  std::size_t begin = text.find_first_not_of(" \t");
+  std::size_t end = text.find_last_not_of(" \t");
+  if (begin == std::string::npos) {
+    error = "Type a number, e.g. 0.5 or -2e-3.";
+    return false;
+  }
+  const std::string trimmed = text.substr(begin, end - begin + 1);
+  char* stop = nullptr;
+  const double parsed = std::strtod(trimmed.c_str(), &stop);
+  if (stop == trimmed.c_str() || *stop != '\0') {
+    error = "\"" + trimmed + "\" is not a number.";
+    return false;
+  }
+  if (!std::isfinite(parsed)) {
+    error = "Weights must be finite numbers (no NaN or infinity).";
+    return false;
+  }
+  if (std::fabs(parsed) > 1e30) {
+    error = "Weights must be at most 1e30 in size.";
+    return false;
+  }
+  value = parsed;
+  return true;
+}
+
+void open_weight_entry(LabUiState& ui, const app::MatrixRef& ref, int row, int col, float current) {
+  ui.cell_entry.pending_open = true;  // opened by draw_weight_entry_popup at its own ID stack
+  ui.cell_entry.matrix = ref;
+  ui.cell_entry.row = row;
+  ui.cell_entry.col = col;
+  ui.cell_entry.error.clear();
+  std::snprintf(ui.cell_entry.text, sizeof ui.cell_entry.text, "%.6g", current);
+}
+
+void draw_weight_entry_popup(PanelContext& context) {
+  CellEntry& entry = context.ui.cell_entry;
+  if (entry.pending_open) {
+    ImGui::OpenPopup("weight_entry");
+    entry.pending_open = false;
+  }
+  if (!ImGui::BeginPopup("weight_entry")) return;
+  static const char* const kNames[4] = {"W_Q", "W_K", "W_V", "W_O"};
+  ImGui::Text("%s[%d, %d]", kNames[static_cast<int>(entry.matrix.which)], entry.row, entry.col);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+  const bool submitted = ImGui::InputText("##value", entry.text, sizeof entry.text,
+                                          ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+  ImGui::SameLine();
+  const bool ok = ImGui::Button("Set");
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (submitted || ok) {
+    double value = 0.0;
+    if (parse_weight_text(entry.text, value, entry.error)) {
+      const CellEntry copy = entry;
+      const std::string refused = context.controller.apply([&](app::AppState& s) {
+        return app::set_weight(s, copy.matrix.layer, copy.matrix.head, copy.matrix.which, copy.row, copy.col, value);
+      });
+      if (refused.empty()) ImGui::CloseCurrentPopup();
+      else entry.error = refused;
+    }
+  }
+  if (!entry.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", entry.error.c_str());
+  ImGui::TextDisabled("Enter to set, Escape to cancel");
+  ImGui::EndPopup();
+}
+
+}  // namespace headlab::ui

@@ -1,0 +1,81 @@
+#include "ui/widgets.h"
+
+#include <algorithm>
+
+namespace headlab::ui {
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  item_tooltip(text);
+}
+
+void item_tooltip(const char* text) {
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void register_rect(LabUiState& ui, const std::string& name, ImVec2 min, ImVec2 max) {
+  ui.widget_rects[name] = Rect{min.x, min.y, max.x - min.x, max.y - min.y};
+}
+
+void register_item(LabUiState& ui, const std::string& name) {
+  register_rect(ui, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+}
+
+bool vertical_splitter(const char* id, float& fraction, float total, float min_fraction, float max_fraction,
+                       float height, bool invert) {
+  const float width = ImGui::GetFontSize() * 0.45f;
+  ImGui::InvisibleButton(id, ImVec2(width, height));
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+  if (active && total > 0) {
+    const float delta = ImGui::GetIO().MouseDelta.x / total;
+    fraction = std::clamp(fraction + (invert ? -delta : delta), min_fraction, max_fraction);
+  }
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const ImU32 colour = ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive
+                                                 : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered : ImGuiCol_Separator);
+  const float x = (a.x + b.x) * 0.5f;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), colour, active ? 3.0f : 1.0f);
+  return active;
+}
+
+void badge(const char* text, ImU32 background, ImU32 foreground) {
+  const ImVec2 size = ImGui::CalcTextSize(text);
+  const ImVec2 pad(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.1f);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(size.x + pad.x * 2, size.y + pad.y * 2));
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(p, ImVec2(p.x + size.x + pad.x * 2, p.y + size.y + pad.y * 2), background, size.y);
+  draw->AddText(ImVec2(p.x + pad.x, p.y + pad.y), foreground, text);
+}
+
+}  // namespace headlab::ui
+
+namespace headlab::ui {
+
+bool segmented(const char* id, const char* const* labels, int count, int& current, LabUiState* ui,
+               const char* const* ids) {
+  bool changed = false;
+  ImGui::PushID(id);
+  for (int i = 0; i < count; ++i) {
+    if (i > 0) ImGui::SameLine(0, 2);
+    const bool active = i == current;
+    if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+    if (ImGui::Button(labels[i]) && !active) {
+      current = i;
+      changed = true;
+    }
+    if (active) ImGui::PopStyleColor();
+    if (ui && ids) register_item(*ui, ids[i]);
+  }
+  ImGui::PopID();
+  return changed;
+}
+
+}  // namespace headlab::ui

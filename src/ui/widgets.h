@@ -1,0 +1,31 @@
+#pragma once
+// Small reusable widgets: help marker, splitter, registered widget rectangles, tooltips.
+#include <string>
+
+#include "imgui.h"
+#include "ui/ui_state.h"
+
+namespace headlab::ui {
+
+// A "(?)" that explains a control on hover.
+void help_marker(const char* text);
+// Tooltip for the last item, wrapped to a readable width.
+void item_tooltip(const char* text);
+// Records the last item's screen rectangle under `name` (for window.headlab.widgetRect).
+void register_item(LabUiState& ui, const std::string& name);
+void register_rect(LabUiState& ui, const std::string& name, ImVec2 min, ImVec2 max);
+// A vertical splitter bar of the given size: dragging it changes `fraction` of `total` width.
+// Returns true while dragged.
+bool vertical_splitter(const char* id, float& fraction, float total, float min_fraction, float max_fraction,
+                       float height, bool invert);
+// A small coloured pill with text (labels).
+void badge(const char* text, ImU32 background, ImU32 foreground);
+
+}  // namespace headlab::ui
+
+namespace headlab::ui {
+// A row of toggle buttons; returns true when the choice changed. `ids` (optional) registers each
+// button's rectangle under that name.
+bool segmented(const char* id, const char* const* labels, int count, int& current, LabUiState* ui = nullptr,
+               const char* const* ids = nullptr);
+}  // namespace headlab::ui
