@@ -66,10 +66,19 @@ int feature_index(const std::string& name) {
   return -1;
 }
 
+int vocabulary_index(const Model& model, const std::string& key) {
+  int unknown = -1;
+  for (std::size_t v = 0; v < model.vocab.size(); ++v) {
+    if (model.vocab[v] == key) return static_cast<int>(v);
+    if (model.vocab[v] == "[UNK]") unknown = static_cast<int>(v);
+  }
+  return unknown;
+}
+
 Matrix embed(const Tokens& tokens, const Model& model) {
   const int n = static_cast<int>(tokens.size());
   Matrix X = Matrix::Zero(n, model.d_model);
-  if (model.embedding == Embedding::named_features) {
+  if (model.embedding == Embedding::named_features && model.vocab.empty()) {
     const int named = std::min<int>(kNamedFeatureCount, model.d_model);
     const int identity_dims = model.d_model - named;
     for (int i = 0; i < n; ++i) {
@@ -95,8 +104,17 @@ Matrix embed(const Tokens& tokens, const Model& model) {
     }
     return X;
   }
-  // Random embedding: N(0, 1) per word, then positional encoding.
-  for (int i = 0; i < n; ++i) fill_gaussian(X.row(i), word_hash(tokens[i].key, model.seed), 1.0f);
+  if (!model.vocab.empty()) {
+    // Learned embedding (trained models): the word's row of the table, then positional encoding.
+    for (int i = 0; i < n; ++i) {
+      const int index = vocabulary_index(model, tokens[i].key);
+      if (index >= 0 && index < model.token_embedding.rows() && model.token_embedding.cols() == model.d_model)
+        X.row(i) = model.token_embedding.row(index);
+    }
+  } else {
+    // Random embedding: N(0, 1) per word, then positional encoding.
+    for (int i = 0; i < n; ++i) fill_gaussian(X.row(i), word_hash(tokens[i].key, model.seed), 1.0f);
+  }
   if (model.positional == Positional::sinusoidal) {
     for (int i = 0; i < n; ++i)
       for (int d = 0; d < model.d_model; ++d) {

@@ -12,6 +12,9 @@
 //
 // Random embedding: a seeded Gaussian vector per word plus sinusoidal (Vaswani et al. 2017,
 // section 3.5) or learned positional encoding.
+//
+// Learned embedding (models trained by engine/training, Model::vocab not empty): a table row per
+// vocabulary word plus the positional encoding.
 #include <string>
 #include <vector>
 
@@ -49,7 +52,11 @@ std::vector<std::string> feature_names(const Model& model);
 // Index of a named feature ("verb", "animal", ...), or -1.
 int feature_index(const std::string& name);
 
-// Builds X (n, d_model) for the annotated tokens.
+// Index of `key` in model.vocab, else of "[UNK]", else -1 (models with a learned embedding).
+int vocabulary_index(const Model& model, const std::string& key);
+
+// Builds X (n, d_model) for the annotated tokens. A model with a vocabulary (trained) uses its
+// learned token_embedding rows plus the positional encoding, whatever `embedding` says.
 Matrix embed(const Tokens& tokens, const Model& model);
 
 }  // namespace headlab

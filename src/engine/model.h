@@ -61,6 +61,12 @@ struct Model {
   std::uint32_t seed = 1;
   Matrix positional_table;  // (kMaxTokens + 2, d_model) when positional == learned
   std::vector<Layer> layers;
+  // Learned token embedding of trained models (engine/training). When `vocab` is not empty, a
+  // token's input row is token_embedding.row(index of its key in vocab, else of "[UNK]") plus the
+  // positional encoding, instead of the named or random vector.
+  std::vector<std::string> vocab;
+  Matrix token_embedding;  // (vocab.size(), d_model)
+  RowVector output_bias;   // (1, vocab.size()) logits = output token_embedding^T / sqrt(d_model) + output_bias
 };
 
 // A fresh model: `layer_count` attention-only layers of `head_count` heads with d_k = d_v =

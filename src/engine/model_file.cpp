@@ -227,6 +227,25 @@ Result<Document> parse_model_file(const std::string& json_text) {
       !r.matrix(doc["positional_table"], "positional_table", model.positional_table.rows(), d_model, model.positional_table))
     return R::failure(r.error);
 
+  // Optional learned token embedding (trained models): vocab + token_embedding (+ output_bias).
+  if (doc.contains("vocab") || doc.contains("token_embedding")) {
+    const json& vocab = doc.contains("vocab") ? doc["vocab"] : json();
+    if (!vocab.is_array() || vocab.empty() || vocab.size() > kMaxVocabulary)
+      return R::failure("vocab: expected an array of 1 to " + std::to_string(kMaxVocabulary) + " words");
+    for (std::size_t v = 0; v < vocab.size(); ++v) {
+      if (!vocab[v].is_string() || vocab[v].get<std::string>().empty() || vocab[v].get<std::string>().size() > 200)
+        return R::failure("vocab[" + std::to_string(v) + "]: expected a non-empty string of at most 200 bytes");
+      model.vocab.push_back(vocab[v].get<std::string>());
+    }
+    if (!doc.contains("token_embedding")) return R::failure("token_embedding: missing (required with vocab)");
+    if (!r.matrix(doc["token_embedding"], "token_embedding", static_cast<long>(vocab.size()), d_model, model.token_embedding))
+      return R::failure(r.error);
+    model.output_bias = RowVector::Zero(static_cast<Eigen::Index>(vocab.size()));
+    if (doc.contains("output_bias") &&
+        !r.row_vector(doc["output_bias"], "output_bias", static_cast<long>(vocab.size()), model.output_bias))
+      return R::failure(r.error);
+  }
+
   // Input: exactly one of text / tokens / X (X may come with tokens for metadata).
   Input& input = document.input;
   const bool has_text = doc.contains("text"), has_tokens = doc.contains("tokens"), has_X = doc.contains("X");
@@ -290,6 +309,12 @@ std::string serialize_model_file(const Document& document, int indent) {
       break;
   }
   if (model.positional == Positional::learned) doc["positional_table"] = matrix_json(model.positional_table);
+  if (!model.vocab.empty()) {
+    doc["vocab"] = model.vocab;
+    doc["token_embedding"] = matrix_json(model.token_embedding);
+    if (model.output_bias.size() == static_cast<Eigen::Index>(model.vocab.size()))
+      doc["output_bias"] = vector_json(model.output_bias);
+  }
   json layers = json::array();
   for (const Layer& layer : model.layers) {
     json l;

@@ -14,6 +14,7 @@ namespace headlab {
 inline constexpr const char* kModelFormat = "headlab-model";
 inline constexpr int kModelFormatVersion = 1;
 inline constexpr long kMaxModelNumbers = 4'000'000;  // keeps hostile files from exhausting memory
+inline constexpr std::size_t kMaxVocabulary = 50'000;  // words of a learned token embedding
 
 Result<Document> parse_model_file(const std::string& json_text);
 std::string serialize_model_file(const Document& document, int indent = -1);

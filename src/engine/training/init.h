@@ -1,0 +1,31 @@
+#pragma once
+// A fresh trainable model: the engine's Model with a learned token embedding over a vocabulary,
+// initialised from one seed with the training Rng (identical natively and in WebAssembly).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/model.h"
+
+namespace headlab::training {
+
+struct Architecture {
+  int layer_count = 2;
+  int head_count = 4;
+  int d_model = 64;
+  int head_dim = 0;          // d_k = d_v; 0 means d_model / head_count
+  int d_ff = 128;            // 0: no feed-forward sub-layer
+  Norm norm = Norm::post;    // BERT's placement (Devlin et al. 2019)
+  bool residual = true;
+  Positional positional = Positional::learned;
+  bool causal = false;       // true for the next-token objective
+  bool special_tokens = true;
+};
+
+// Initialisation: W_Q, W_K, W_V ~ N(0, 1/d_model); W_O ~ N(0, 1/(h d_v)); W_1 ~ N(0, 1/d_model),
+// W_2 ~ N(0, 1/d_ff), biases 0; LayerNorm gain 1, offset 0; token embedding and learned positions
+// ~ N(0, 1) (the scale of LayerNorm-ed rows); output bias 0.
+Model make_trainable_model(const Architecture& architecture, const std::vector<std::string>& vocabulary,
+                           std::uint32_t seed);
+
+}  // namespace headlab::training

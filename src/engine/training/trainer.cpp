@@ -1,0 +1,97 @@
+#include "trainer.h"
+
+#include <chrono>
+
+namespace headlab::training {
+
+Result<TrainerConfig> validate(const TrainerConfig& c) {
+  using R = Result<TrainerConfig>;
+  const Architecture& a = c.architecture;
+  if (a.layer_count < 1 || a.layer_count > kMaxLayers) return R::failure("layers: expected 1 to " + std::to_string(kMaxLayers));
+  if (a.head_count < 1 || a.head_count > kMaxHeads) return R::failure("heads: expected 1 to " + std::to_string(kMaxHeads));
+  if (a.d_model < kMinDModel || a.d_model > kMaxDModel)
+    return R::failure("d_model: expected " + std::to_string(kMinDModel) + " to " + std::to_string(kMaxDModel));
+  if (a.head_dim < 0 || a.head_dim > kMaxDModel) return R::failure("head_dim: expected 0 (d_model / heads) to " + std::to_string(kMaxDModel));
+  if (a.d_ff < 0 || a.d_ff > 4 * kMaxDModel) return R::failure("d_ff: expected 0 to " + std::to_string(4 * kMaxDModel));
+  if (c.batch_size < 1 || c.batch_size > 4096) return R::failure("batch_size: expected 1 to 4096");
+  if (!(c.learning_rate > 0.0f) || c.learning_rate > 1.0f) return R::failure("learning_rate: expected a number in (0, 1]");
+  if (c.warmup_steps < 0 || c.decay_steps < 0) return R::failure("warmup_steps/decay_steps: expected >= 0");
+  const MaskingConfig& m = c.masking;
+  if (!(m.mask_rate > 0.0f && m.mask_rate <= 1.0f)) return R::failure("mask_rate: expected a number in (0, 1]");
+  if (m.replace_mask < 0.0f || m.replace_random < 0.0f || m.replace_mask + m.replace_random > 1.0f)
+    return R::failure("masking: replace_mask + replace_random must be in [0, 1]");
+  if (c.objective == Objective::next_token && !a.causal)
+    return R::failure("objective: next-token prediction needs a causal model");
+  return c;
+}
+
+Result<Trainer> Trainer::create(const TrainerConfig& config, const Grammar& grammar) {
+  const Result<TrainerConfig> valid = validate(config);
+  if (!valid.ok()) return Result<Trainer>::failure(valid.error());
+  Trainer t;
+  t.config_ = config;
+  t.grammar_ = grammar;
+  {  // The grammar must generate: try a few sentences from a side stream.
+    Rng probe_rng(stream_seed(config.seed, 0x9E5));
+    Sentence s;
+    std::string error;
+    for (int i = 0; i < 64; ++i)
+      if (!generate_sentence(grammar, probe_rng, config.architecture.special_tokens, s, &error))
+        return Result<Trainer>::failure("grammar: " + error);
+  }
+  t.model_ = make_trainable_model(config.architecture, grammar.vocabulary, config.seed);
+  t.gradient_ = zero_like(t.model_);
+  t.adam_ = make_adam_state(t.model_);
+  t.data_rng_ = Rng(stream_seed(config.seed, 0xDA7A));
+  t.sentences_.resize(config.batch_size);
+  return t;
+}
+
+float Trainer::learning_rate() const {
+  const int step = steps_done();
+  const float peak = config_.learning_rate;
+  if (step < config_.warmup_steps) return peak * static_cast<float>(step + 1) / static_cast<float>(config_.warmup_steps);
+  if (config_.decay_steps > config_.warmup_steps) {
+    const float progress = std::min(1.0f, static_cast<float>(step - config_.warmup_steps) /
+                                              static_cast<float>(config_.decay_steps - config_.warmup_steps));
+    return peak * (1.0f - 0.9f * progress);
+  }
+  return peak;
+}
+
+float Trainer::step(int steps) {
+  double total = 0.0;
+  for (int s = 0; s < steps; ++s) {
+    for (Sentence& sentence : sentences_)
+      while (!generate_sentence(grammar_, data_rng_, config_.architecture.special_tokens, sentence, nullptr)) {
+      }
+    make_batch(sentences_, config_.objective, config_.masking, grammar_.vocabulary_size(), data_rng_, batch_);
+    const float loss = loss_and_gradient(model_, batch_, workspace_, gradient_);
+    adam_step(model_, gradient_, adam_, config_.adam, learning_rate());
+    loss_history_.push_back(loss);
+    total += loss;
+  }
+  return steps > 0 ? static_cast<float>(total / steps) : 0.0f;
+}
+
+int Trainer::step_for(double budget_seconds, int max_steps) {
+  const auto start = std::chrono::steady_clock::now();
+  int done = 0;
+  do {
+    step(1);
+    ++done;
+  } while (done < max_steps &&
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < budget_seconds);
+  return done;
+}
+
+Document Trainer::document() const {
+  Document document;
+  document.model = model_;
+  Rng rng(stream_seed(config_.seed, 0x7E57));
+  Sentence s;
+  if (generate_sentence(grammar_, rng, false, s, nullptr)) document.input.text = sentence_text(s, grammar_);
+  return document;
+}
+
+}  // namespace headlab::training

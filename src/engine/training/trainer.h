@@ -1,0 +1,77 @@
+#pragma once
+// Training a model on the grammar's language, a few steps at a time, so the page can train between
+// frames without freezing: step(n) or step_for(budget) per frame, then read model() and
+// loss_history(). A Trainer is a plain value (copyable); the same config and seed give the same
+// batches and the same initial weights on every platform.
+//
+//   Result<Grammar> grammar = load_grammar();
+//   Result<Trainer> trainer = Trainer::create(TrainerConfig{}, grammar.value());
+//   trainer.value().step(50);                 // 50 Adam steps, returns their mean loss
+//   const Model& model = trainer.value().model();
+#include <cstdint>
+#include <vector>
+
+#include "adam.h"
+#include "backprop.h"
+#include "batch.h"
+#include "engine/document.h"
+#include "engine/result.h"
+#include "generator.h"
+#include "grammar.h"
+#include "init.h"
+
+namespace headlab::training {
+
+struct TrainerConfig {
+  Architecture architecture;         // 2 layers x 4 heads, d_model 64, d_ff 128, post-norm
+  Objective objective = Objective::masked_token;
+  MaskingConfig masking;
+  int batch_size = 32;               // sentences per step
+  float learning_rate = 2e-3f;       // peak, after the linear warm-up
+  int warmup_steps = 100;
+  int decay_steps = 0;               // > 0: linear decay to 10% of the peak at this step, then constant
+  AdamConfig adam;
+  std::uint32_t seed = 1;            // initial weights and the stream of training sentences
+};
+
+// Checks ranges (layers 1..6, heads 1..16, d_model 8..512, ...); the message names the field.
+Result<TrainerConfig> validate(const TrainerConfig& config);
+
+class Trainer {
+ public:
+  // A fresh model for `config` over the grammar's vocabulary. Fails with a message for a bad
+  // config or a grammar that cannot generate sentences.
+  static Result<Trainer> create(const TrainerConfig& config, const Grammar& grammar);
+
+  // `steps` Adam steps on fresh batches; returns the mean loss of those steps.
+  float step(int steps = 1);
+  // Steps until `budget_seconds` have passed (at least one, at most `max_steps`); returns the count.
+  int step_for(double budget_seconds, int max_steps = 1 << 30);
+
+  const Model& model() const { return model_; }
+  const Grammar& grammar() const { return grammar_; }
+  const TrainerConfig& config() const { return config_; }
+  const std::vector<float>& loss_history() const { return loss_history_; }  // one loss per step
+  int steps_done() const { return static_cast<int>(loss_history_.size()); }
+  // Learning rate of the next step (warm-up and decay applied).
+  float learning_rate() const;
+  // Changes the peak learning rate from the next step on.
+  void set_learning_rate(float learning_rate) { config_.learning_rate = learning_rate; }
+  // The model as a document (with a generated sentence as its input text) for model files.
+  Document document() const;
+
+ private:
+  Trainer() = default;
+  TrainerConfig config_;
+  Grammar grammar_;
+  Model model_;
+  Model gradient_;
+  AdamState adam_;
+  Workspace workspace_;
+  Batch batch_;
+  std::vector<Sentence> sentences_;
+  Rng data_rng_;
+  std::vector<float> loss_history_;
+};
+
+}  // namespace headlab::training
