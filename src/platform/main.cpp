@@ -39,6 +39,7 @@ struct Platform {
   headlab::ui::ThemeChoice applied_theme = headlab::ui::ThemeChoice::dark;
   std::vector<std::string> example_sentences;
   bool wants_text_input = false;
+  bool export_waited = false;
   float pixel_ratio = 1.0f;
   bool first_frame_reported = false;
   std::string api_response;  // keeps the last response alive for JS to read
@@ -88,6 +89,12 @@ void handle_export(Platform& p) {
   using headlab::ui::ExportKind;
   const ExportKind kind = p.ui.pending_export;
   if (kind == ExportKind::none) return;
+  // Wait one frame so the menu that asked for the export is gone from the picture.
+  if (!p.export_waited) {
+    p.export_waited = true;
+    return;
+  }
+  p.export_waited = false;
   p.ui.pending_export = ExportKind::none;
   const auto& sel = p.state.selection;
   const std::string stem = "headlab-L" + std::to_string(sel.layer) + "H" + std::to_string(sel.head);

@@ -50,7 +50,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   ImGui::TextDisabled("layer %d heads:", layer);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (int h = 0; h < model_layer.head_count(); ++h) {
-    ImGui::SameLine();
+    flow_same_line(font * 3.2f);
     ImGui::PushID(h);
     bool on = (ui.arc_heads >> h) & 1u;
     char label[16];
@@ -63,7 +63,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
                         kStyleNames[static_cast<int>(line_style_for_head(h))], "Toggle to overlay it.");
     ImGui::PopID();
   }
-  ImGui::Dummy(ImVec2(1, 4));
+  ImGui::TextDisabled("curves go from the attending token (query) to the attended token (key, arrow); width = weight");
   // Canvas.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(width, std::max(font * 8.0f, height - (origin.y - ImGui::GetWindowPos().y) + ImGui::GetScrollY() -
@@ -76,7 +76,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
     return;
   }
   const float spacing = size.x / static_cast<float>(n);
-  const float baseline = origin.y + size.y - font * 2.2f;
+  const float baseline = origin.y + size.y - font * 1.6f;
   const float max_height = size.y - font * 3.5f;
   // Hovered token: highlight its arcs.
   int hovered = -1;
@@ -124,8 +124,6 @@ void draw_arc_view(PanelContext& context, float width, float height) {
                   colour, text);
   }
   draw->PopClipRect();
-  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + size.y - font * 0.9f));
-  ImGui::TextDisabled("curves go from the attending token (query) to the attended token (key, arrow); width = weight");
 }
 
 }  // namespace headlab::ui

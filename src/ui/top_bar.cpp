@@ -73,7 +73,7 @@ void draw_top_bar(PanelContext& context) {
   register_item(ui, ids::kExamples);
   item_tooltip("Pick an example sentence (some have a hand-checked parse, used by the syntactic labels).");
 
-  if (!narrow) ImGui::SameLine(0, font);
+  flow_same_line(font * 13.0f, font);
   const Model& model = state.document.model;
   int heads = model.layers[0].head_count();
   if (count_control(ui, "heads", "Heads", heads, 1, kMaxHeads,
@@ -86,14 +86,14 @@ void draw_top_bar(PanelContext& context) {
       return std::string();
     });
   }
-  ImGui::SameLine(0, font * 0.6f);
+  flow_same_line(font * 13.0f, font * 0.6f);
   int layers = static_cast<int>(model.layers.size());
   if (count_control(ui, "layers", "Layers", layers, 1, kMaxLayers,
                     "Stacked attention layers (1-6). Layer l+1 reads the output of layer l.", ids::kLayerCount, nullptr,
                     nullptr))
     controller.apply([layers](app::AppState& s) { return app::set_layer_count(s, layers); });
 
-  ImGui::SameLine(0, font * 0.6f);
+  flow_same_line(font * 7.0f, font * 0.6f);
   ImGui::BeginDisabled(!controller.can_undo());
   if (ImGui::Button("Undo")) controller.undo();
   register_item(ui, ids::kUndo);
@@ -105,16 +105,31 @@ void draw_top_bar(PanelContext& context) {
   register_item(ui, ids::kRedo);
   item_tooltip("Redo (Ctrl+Shift+Z or Ctrl+Y).");
   ImGui::EndDisabled();
-  ImGui::SameLine(0, font * 0.6f);
+  flow_same_line(font * 9.0f, font * 0.6f);
   if (ImGui::Button("Export")) ImGui::OpenPopup("export_menu");
   register_item(ui, ids::kExportPng);
   item_tooltip("Save a picture, the attention as CSV, or the model file.");
   if (ImGui::BeginPopup("export_menu")) {
-    if (ImGui::MenuItem("Heatmap of the selected head (PNG)")) ui.pending_export = ExportKind::heatmap_png;
-    if (ImGui::MenuItem("Arc view (PNG)")) ui.pending_export = ExportKind::arcs_png;
-    if (ImGui::MenuItem("Whole screen (PNG)")) ui.pending_export = ExportKind::screen_png;
-    if (ImGui::MenuItem("Attention of the selected head (CSV)")) ui.pending_export = ExportKind::heatmap_csv;
-    if (ImGui::MenuItem("Model file (JSON)")) ui.pending_export = ExportKind::model_json;
+    struct Choice {
+      const char* label;
+      const char* id;
+      ExportKind kind;
+    };
+    static const Choice kChoices[] = {
+        {"Heatmap of the selected head (PNG)", "export/heatmap_png", ExportKind::heatmap_png},
+        {"Arc view (PNG)", "export/arcs_png", ExportKind::arcs_png},
+        {"Whole screen (PNG)", "export/screen_png", ExportKind::screen_png},
+        {"Attention of the selected head (CSV)", "export/heatmap_csv", ExportKind::heatmap_csv},
+        {"Model file (JSON)", "export/model_json", ExportKind::model_json}};
+    for (const Choice& choice : kChoices) {
+      if (ImGui::MenuItem(choice.label)) {
+        ui.pending_export = choice.kind;
+        // The PNG must show the view it names.
+        if (choice.kind == ExportKind::heatmap_png) ui.detail = DetailView::heatmap;
+        if (choice.kind == ExportKind::arcs_png) ui.detail = DetailView::arcs;
+      }
+      register_item(ui, choice.id);
+    }
     ImGui::EndPopup();
   }
   ImGui::SameLine(0, 2);

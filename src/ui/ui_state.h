@@ -23,6 +23,7 @@ struct Rect {
 // An exact-value entry in progress (double-click / Ctrl-click on a weight cell).
 struct CellEntry {
   bool pending_open = false;
+  bool refocus = false;
   app::MatrixRef matrix;
   int row = 0, col = 0;
   char text[64] = {};

@@ -54,7 +54,9 @@ void draw_weight_entry_popup(PanelContext& context) {
   if (!ImGui::BeginPopup("weight_entry")) return;
   static const char* const kNames[4] = {"W_Q", "W_K", "W_V", "W_O"};
   ImGui::Text("%s[%d, %d]", kNames[static_cast<int>(entry.matrix.which)], entry.row, entry.col);
-  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  // Focus the field when the popup opens, and again after a refused value so the learner can retype.
+  if (ImGui::IsWindowAppearing() || entry.refocus) ImGui::SetKeyboardFocusHere();
+  entry.refocus = false;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
   const bool submitted = ImGui::InputText("##value", entry.text, sizeof entry.text,
                                           ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
@@ -72,8 +74,13 @@ void draw_weight_entry_popup(PanelContext& context) {
       if (refused.empty()) ImGui::CloseCurrentPopup();
       else entry.error = refused;
     }
+    entry.refocus = !entry.error.empty();
   }
-  if (!entry.error.empty()) ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", entry.error.c_str());
+  if (!entry.error.empty()) {
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 18.0f);
+    ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", entry.error.c_str());
+    ImGui::PopTextWrapPos();
+  }
   ImGui::TextDisabled("Enter to set, Escape to cancel");
   ImGui::EndPopup();
 }

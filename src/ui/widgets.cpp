@@ -79,3 +79,13 @@ bool segmented(const char* id, const char* const* labels, int count, int& curren
 }
 
 }  // namespace headlab::ui
+
+namespace headlab::ui {
+
+void flow_same_line(float next_width, float spacing) {
+  const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
+  const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + gap + next_width <= right_edge) ImGui::SameLine(0, gap);
+}
+
+}  // namespace headlab::ui

@@ -29,3 +29,9 @@ namespace headlab::ui {
 bool segmented(const char* id, const char* const* labels, int count, int& current, LabUiState* ui = nullptr,
                const char* const* ids = nullptr);
 }  // namespace headlab::ui
+
+namespace headlab::ui {
+// Puts the next item on the same line when `next_width` pixels still fit, else on a new line, so
+// toolbars wrap on narrow screens instead of running off the edge.
+void flow_same_line(float next_width, float spacing = -1.0f);
+}  // namespace headlab::ui

@@ -1,0 +1,137 @@
+// The lab with real mouse input: drag a weight, undo, change the head count, select a head,
+// switch views, type an exact value, export a PNG. Screenshots go to artifacts/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openLab, screenshot, frames } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const center = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+
+async function rectOf(page, name) {
+  await frames(page, 2);
+  const rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
+  assert.ok(rect, `widget ${name} is on screen`);
+  return rect;
+}
+
+async function click(page, name) {
+  const p = center(await rectOf(page, name));
+  await page.mouse.click(p.x, p.y);
+  await frames(page, 2);
+}
+
+test('drag a W_K cell: the weight and the heatmap change in the same frame; undo restores', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'editor/tab/W_K');
+  const before = await page.evaluate(() => window.headlab.state());
+  const cell = center(await rectOf(page, 'editor/cell/5/0'));  // W_K row "noun", column 0
+  await page.mouse.move(cell.x, cell.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 10; ++k) {
+    await page.mouse.move(cell.x, cell.y - 6 * k);
+    await frames(page, 1);
+  }
+  await page.mouse.up();
+  await frames(page, 2);
+  const after = await page.evaluate(() => window.headlab.state());
+  const w0 = before.layers[0].heads[0].W_K[5][0], w1 = after.layers[0].heads[0].W_K[5][0];
+  assert.ok(w1 > w0 + 0.2, `dragging up raised the weight (${w0} -> ${w1})`);
+  assert.notDeepEqual(after.layers[0].heads[0].attention, before.layers[0].heads[0].attention);
+  await screenshot(page, 'lab-after-drag');
+  await click(page, 'undo');
+  const undone = await page.evaluate(() => window.headlab.state());
+  assert.equal(undone.layers[0].heads[0].W_K[5][0], w0, 'one undo reverts the whole drag');
+  assert.deepEqual(undone.layers[0].heads[0].attention, before.layers[0].heads[0].attention);
+  await page.keyboard.press('Control+Shift+Z');
+  await frames(page, 2);
+  const redone = await page.evaluate(() => window.headlab.state());
+  assert.equal(redone.layers[0].heads[0].W_K[5][0], w1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('head count through the UI control, then select a head by clicking its thumbnail', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'heads/plus');
+  let state = await page.evaluate(() => window.headlab.state());
+  assert.equal(state.layers[0].heads.length, 5);
+  await click(page, 'heads/minus');
+  await click(page, 'heads/minus');
+  state = await page.evaluate(() => window.headlab.state());
+  assert.equal(state.layers[0].heads.length, 3);
+  await click(page, 'overview/head/0/2');
+  state = await page.evaluate(() => window.headlab.state());
+  assert.deepEqual(state.selection, { layer: 0, head: 2 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('arc view and concat view open from their tabs', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'tab/arcs');
+  const arcs = await rectOf(page, 'arcs');
+  assert.ok(arcs.width > 200 && arcs.height > 100);
+  await screenshot(page, 'lab-arcs');
+  await click(page, 'tab/concat');
+  await rectOf(page, 'concat');
+  await screenshot(page, 'lab-concat');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('exact entry by double-click refuses text that is not a number', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'editor/tab/W_Q');
+  const cell = center(await rectOf(page, 'editor/cell/3/1'));
+  // Two clicks a frame apart: a double-click inside one frame would reach ImGui as one click.
+  await page.mouse.click(cell.x, cell.y);
+  await frames(page, 1);
+  await page.mouse.click(cell.x, cell.y);
+  await frames(page, 3);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('NaN');
+  await page.keyboard.press('Enter');
+  await frames(page, 3);
+  let state = await page.evaluate(() => window.headlab.state());
+  assert.ok(Number.isFinite(state.layers[0].heads[0].W_Q[3][1]));
+  await screenshot(page, 'lab-entry-refused');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('2.5');
+  await page.keyboard.press('Enter');
+  await frames(page, 3);
+  state = await page.evaluate(() => window.headlab.state());
+  assert.equal(state.layers[0].heads[0].W_Q[3][1], 2.5);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('export the heatmap as PNG from the Export menu', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  const button = await rectOf(page, 'export/png');
+  await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+  await frames(page, 2);
+  const download = page.waitForEvent('download');
+  const item = center(await rectOf(page, 'export/heatmap_png'));
+  await page.mouse.click(item.x, item.y);
+  const file = await download;
+  assert.match(file.suggestedFilename(), /^headlab-L0H0-heatmap\.png$/);
+  const last = await page.evaluate(() => window.headlab.lastExport());
+  assert.equal(last.kind, 'png');
+  assert.ok(last.width > 100 && last.height > 100);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('phone-sized viewport stacks the panels and still responds to taps', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 390, height: 844 });
+  await frames(page, 3);
+  await screenshot(page, 'lab-phone');
+  await click(page, 'heads/plus');
+  const state = await page.evaluate(() => window.headlab.state());
+  assert.equal(state.layers[0].heads.length, 5);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,153 @@
+// UI logic that needs no GPU: layout maths, hit-testing, colormap, dash patterns, weight parsing,
+// the undo history, and whole frames of the lab drawn headlessly (as ImGui's example_null does).
+#include <gtest/gtest.h>
+
+#include "app/actions.h"
+#include "app/controller.h"
+#include "engine/assets.h"
+#include "imgui.h"
+#include "ui/arc_geometry.h"
+#include "ui/colormap.h"
+#include "ui/heatmap_layout.h"
+#include "ui/lab_window.h"
+#include "ui/weight_entry.h"
+
+namespace headlab::ui {
+namespace {
+
+TEST(HeatmapLayout, CellsAreSquareAndHitTestingMatches) {
+  const HeatmapGeometry g = fit_heatmap(10, 20, 300, 200, 10, 10, 40, 30, 100);
+  EXPECT_FLOAT_EQ(g.cell, 17.0f);  // min((300-40)/10, (200-30)/10)
+  EXPECT_EQ(g.row_at(20 + 30 + 0.5f), 0);
+  EXPECT_EQ(g.row_at(20 + 30 + 17 * 3 + 1), 3);
+  EXPECT_EQ(g.col_at(10 + 40 + 17 * 9 + 16), 9);
+  EXPECT_EQ(g.col_at(10 + 40 + 17 * 10 + 1), -1);
+  EXPECT_EQ(g.row_at(10), -1);
+  EXPECT_FLOAT_EQ(fit_heatmap(0, 0, 1000, 1000, 2, 2, 0, 0, 48).cell, 48.0f);
+  EXPECT_EQ(fit_heatmap(0, 0, 100, 100, 0, 0, 0, 0, 48).row_at(5), -1);
+}
+
+TEST(Colormap, ViridisEndsAndMonotoneLightness) {
+  const Rgb lo = viridis(0.0f), hi = viridis(1.0f);
+  EXPECT_NEAR(lo.r, 68 / 255.0f, 1e-6);
+  EXPECT_NEAR(hi.g, 231 / 255.0f, 1e-6);
+  float previous = -1;
+  for (int i = 0; i <= 64; ++i) {
+    const Rgb c = viridis(i / 64.0f);
+    const float lightness = 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b;
+    EXPECT_GT(lightness, previous);  // readable in grey scale
+    previous = lightness;
+  }
+  EXPECT_NEAR(viridis(std::nanf("")).r, lo.r, 1e-6);
+  EXPECT_NEAR(viridis(7.0f).g, hi.g, 1e-6);
+}
+
+TEST(ArcGeometry, DashPatternsDiffer) {
+  const std::vector<Point> line{{0, 0}, {100, 0}};
+  EXPECT_EQ(dash(line, LineStyle::solid, 1).size(), 1u);
+  const auto dashed = dash(line, LineStyle::dashed, 1), dotted = dash(line, LineStyle::dotted, 1);
+  EXPECT_EQ(dashed.size(), 10u);  // 6 on + 4 off = 10 px period
+  EXPECT_GT(dotted.size(), dashed.size());
+  for (int h = 0; h < 4; ++h) EXPECT_EQ(static_cast<int>(line_style_for_head(h)), h);
+}
+
+TEST(ArcGeometry, ArcsRiseAboveTheRowAndEndAtTheKey) {
+  const auto points = arc_points(10, 110, 200, 80, 20);
+  EXPECT_FLOAT_EQ(points.front().x, 10);
+  EXPECT_FLOAT_EQ(points.back().x, 110);
+  float top = 200;
+  for (const Point& p : points) top = std::min(top, p.y);
+  EXPECT_LT(top, 200 - 40);
+  EXPECT_GE(top, 200 - 80 - 1e-3);
+}
+
+TEST(WeightEntry, ParsesNumbersAndRefusesTheRest) {
+  double v = 0;
+  std::string error;
+  EXPECT_TRUE(parse_weight_text(" 1.5 ", v, error));
+  EXPECT_DOUBLE_EQ(v, 1.5);
+  EXPECT_TRUE(parse_weight_text("-2e-3", v, error));
+  EXPECT_DOUBLE_EQ(v, -2e-3);
+  for (const char* bad : {"", "abc", "1.5x", "nan", "inf", "-Infinity", "1e31"}) {
+    EXPECT_FALSE(parse_weight_text(bad, v, error)) << bad;
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+class ControllerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    lexicon = load_lexicon(&error);
+  }
+  Lexicon lexicon;
+  app::AppState state;
+};
+
+TEST_F(ControllerTest, UndoRedoAtLeast200Steps) {
+  app::Controller controller(state, lexicon);
+  for (int i = 1; i <= 220; ++i)
+    controller.apply([i](app::AppState& s) { return app::set_weight(s, 0, 0, app::WeightMatrix::W_K, 0, 0, i); });
+  EXPECT_EQ(state.document.model.layers[0].heads[0].W_K(0, 0), 220.0f);
+  for (int i = 0; i < 200; ++i) ASSERT_TRUE(controller.undo());
+  EXPECT_EQ(state.document.model.layers[0].heads[0].W_K(0, 0), 20.0f);
+  ASSERT_TRUE(controller.redo());
+  EXPECT_EQ(state.document.model.layers[0].heads[0].W_K(0, 0), 21.0f);
+  // A new edit drops the redo branch.
+  controller.apply([](app::AppState& s) { return app::set_weight(s, 0, 0, app::WeightMatrix::W_K, 0, 0, -1); });
+  EXPECT_FALSE(controller.can_redo());
+}
+
+TEST_F(ControllerTest, DragStepsMergeIntoOneUndoStep) {
+  app::Controller controller(state, lexicon);
+  const float original = state.document.model.layers[0].heads[1].W_Q(2, 3);
+  for (int i = 0; i < 30; ++i)
+    controller.apply([i](app::AppState& s) { return app::set_weight(s, 0, 1, app::WeightMatrix::W_Q, 2, 3, i * 0.1); }, 77);
+  controller.end_merge();
+  ASSERT_TRUE(controller.undo());
+  EXPECT_EQ(state.document.model.layers[0].heads[1].W_Q(2, 3), original);
+  EXPECT_FALSE(controller.can_undo());
+}
+
+TEST_F(ControllerTest, RefusedEditChangesNothingAndPostsANotice) {
+  app::Controller controller(state, lexicon);
+  const Document before = state.document;
+  EXPECT_FALSE(controller.apply([](app::AppState& s) { return app::set_head_count(s, 0, 99); }).empty());
+  EXPECT_EQ(state.document.model.layers[0].head_count(), before.model.layers[0].head_count());
+  EXPECT_FALSE(controller.can_undo());
+  ASSERT_FALSE(state.notices.empty());
+  EXPECT_EQ(state.notices.back().level, app::NoticeLevel::error);
+}
+
+// Draws whole frames of the lab with no GPU at several screen sizes: ImGui asserts (ID clashes,
+// unbalanced Begin/End) fail the test.
+TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
+  app::Controller controller(state, lexicon);
+  controller.apply([](app::AppState& s) { return app::set_layer_count(s, 2); });
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.IniFilename = nullptr;
+  LabUiState ui;
+  const std::vector<std::string> examples{"The dog sleeps.", "A cat sat."};
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
+    io.DisplaySize = size;
+    for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat}) {
+      ui.detail = view;
+      ui.side = view == DetailView::arcs ? SidePanel::labels : SidePanel::weights;
+      io.DeltaTime = 1.0f / 60.0f;
+      ImGui::NewFrame();
+      draw_lab_window(controller, ui, examples);
+      ImGui::Render();
+      EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
+    }
+  }
+  EXPECT_TRUE(ui.widget_rects.count("heads/plus"));
+  EXPECT_TRUE(ui.widget_rects.count("editor/cell/0/0"));
+  ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace headlab::ui
