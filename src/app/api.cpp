@@ -4,7 +4,9 @@
 
 #include "app/actions.h"
 #include "app/state_json.h"
+#include "engine/analysis/importance.h"
 #include "engine/model_file.h"
+#include "engine/presets.h"
 
 namespace headlab::app {
 namespace {
@@ -78,6 +80,55 @@ json dispatch(Controller& controller, const json& request) {
     int layer = 0, head = 0;
     if (!int_field(request, "layer", layer, error) || !int_field(request, "head", head, error)) return failure(error);
     return from_edit(controller.apply_without_history([&](AppState& s) { return select_head(s, layer, head); }));
+  }
+  if (op == "setPruned") {
+    int layer = 0, head = 0;
+    if (!int_field(request, "layer", layer, error) || !int_field(request, "head", head, error)) return failure(error);
+    if (!request.contains("pruned") || !request["pruned"].is_boolean()) return failure("pruned: expected true or false");
+    const bool pruned = request["pruned"].get<bool>();
+    return from_edit(controller.apply([&](AppState& s) -> std::string {
+      const auto& layers = s.document.model.layers;
+      if (layer < 0 || layer >= static_cast<int>(layers.size())) return "layer " + std::to_string(layer) + " does not exist";
+      if (head < 0 || head >= layers[layer].head_count())
+        return "head " + std::to_string(head) + " does not exist in layer " + std::to_string(layer);
+      s.document.model.layers[layer].heads[head].pruned = pruned;
+      s.dirty = true;
+      return {};
+    }));
+  }
+  if (op == "pruneLeastImportant") {
+    int layer = 0, k = 0;
+    if (!int_field(request, "layer", layer, error) || !int_field(request, "k", k, error)) return failure(error);
+    json pruned_heads = json::array();
+    const std::string result = controller.apply([&](AppState& s) -> std::string {
+      recompute(s, controller.lexicon());  // importance must describe the current model
+      if (layer < 0 || layer >= static_cast<int>(s.analysis.layers.size()))
+        return "layer " + std::to_string(layer) + " does not exist";
+      std::vector<float> importance;
+      for (const analysis::HeadAnalysis& h : s.analysis.layers[layer].heads) importance.push_back(h.importance);
+      Result<std::vector<int>> done = analysis::prune_least_important(s.document.model, layer, k, importance);
+      if (!done.ok()) return done.error();
+      pruned_heads = done.value();
+      s.dirty = true;
+      return {};
+    });
+    return result.empty() ? success(pruned_heads) : failure(result);
+  }
+  if (op == "applyPreset") {
+    int layer = 0, head = 0;
+    if (!int_field(request, "layer", layer, error) || !int_field(request, "head", head, error)) return failure(error);
+    if (!request.contains("preset") || !request["preset"].is_string()) return failure("preset: expected a preset id");
+    const std::string id = request["preset"].get<std::string>();
+    // Read on demand: applying a preset is a click, not a per-frame cost.
+    Result<std::vector<Preset>> presets = load_presets();
+    if (!presets.ok()) return failure(presets.error());
+    const Preset* preset = find_preset(presets.value(), id);
+    if (!preset) return failure("preset: unknown preset \"" + id + "\" (assets/presets/index.json)");
+    return from_edit(controller.apply([&](AppState& s) {
+      std::string e = apply_preset(s.document.model, layer, head, *preset);
+      if (e.empty()) s.dirty = true;
+      return e;
+    }));
   }
   if (op == "exportModel") return success(serialize_model_file(controller.state().document));
   if (op == "loadModel") {

@@ -12,6 +12,13 @@ void recompute(AppState& state, const Lexicon& lexicon) {
     push_notice(state, NoticeLevel::warning,
                 "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.");
   forward(state.document.model, state.input.X, state.trace);
+  if (!state.analysis_resources) {
+    auto resources = std::make_shared<analysis::Resources>(analysis::load_resources());
+    for (const std::string& error : resources->errors) push_notice(state, NoticeLevel::warning, error);
+    state.analysis_resources = std::move(resources);
+  }
+  analysis::analyze(state.document.model, state.input.tokens, state.trace, *state.analysis_resources,
+                    state.analysis_options, state.analysis);
   Selection& s = state.selection;
   const int layers = static_cast<int>(state.document.model.layers.size());
   s.layer = std::clamp(s.layer, 0, layers - 1);

@@ -2,9 +2,11 @@
 // Everything the lab shows, as one value the UI reads: the document being edited, the prepared
 // input, the forward trace and the notices. UI-only state (hover, open panels) lives in ui/.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/analysis/analysis.h"
 #include "engine/document.h"
 #include "engine/forward.h"
 #include "engine/lexicon.h"
@@ -27,13 +29,18 @@ struct AppState {
   Document document = default_document();
   PreparedInput input;  // tokens and X of document.input
   Trace trace;          // forward pass of document.model on input.X
+  analysis::Analysis analysis;                  // labels, scores, redundancy, importance of `trace`
+  analysis::AnalysisOptions analysis_options;   // e.g. the +-w window of the `local` role
+  // Thresholds and gold parses (assets/labels.json, assets/sentences.json), loaded by the first
+  // recompute; shared so copies of the state do not copy the corpus. Tests may set it first.
+  std::shared_ptr<const analysis::Resources> analysis_resources;
   Selection selection;
   std::vector<Notice> notices;  // newest last; the UI shows and dismisses them
   std::uint64_t revision = 0;   // bumps whenever the trace was recomputed
   bool dirty = true;            // the document changed since the last recompute
 };
 
-// Recomputes input, trace (and later analysis) when the document changed. Cheap when clean.
+// Recomputes input, trace and analysis when the document changed. Cheap when clean.
 void recompute(AppState& state, const Lexicon& lexicon);
 
 // Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/analysis/analysis_json.h"
 #include "engine/embedding.h"
 
 namespace headlab::app {
@@ -63,18 +64,27 @@ std::string state_json(const AppState& state) {
   out["selection"] = {{"layer", state.selection.layer}, {"head", state.selection.head}};
   out["revision"] = state.revision;
   json layers = json::array();
+  const analysis::Analysis& analysis = state.analysis;
+  const bool analysed = state.analysis_resources && analysis.layers.size() == state.trace.layers.size();
   for (std::size_t l = 0; l < state.trace.layers.size(); ++l) {
     const LayerTrace& lt = state.trace.layers[l];
     json heads = json::array();
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
       const HeadWeights& w = model.layers[l].heads[h];
-      heads.push_back({{"attention", rows(lt.heads[h].attention)},
-                       {"pruned", w.pruned},
-                       {"W_Q", rows(w.W_Q)}, {"W_K", rows(w.W_K)}, {"W_V", rows(w.W_V)}});
+      json head = {{"attention", rows(lt.heads[h].attention)},
+                   {"pruned", w.pruned},
+                   {"W_Q", rows(w.W_Q)}, {"W_K", rows(w.W_K)}, {"W_V", rows(w.W_V)}};
+      // Labels, scores, explanation, importance (docs/labels.md).
+      if (analysed && h < analysis.layers[l].heads.size())
+        head.update(analysis::head_json(analysis.layers[l].heads[h], state.analysis_resources->gold));
+      heads.push_back(std::move(head));
     }
-    layers.push_back({{"heads", std::move(heads)}, {"output", rows(lt.output)}});
+    json layer = {{"heads", std::move(heads)}, {"output", rows(lt.output)}};
+    if (analysed) layer.update(analysis::layer_json(analysis.layers[l]));
+    layers.push_back(std::move(layer));
   }
   out["layers"] = std::move(layers);
+  out["gold"] = analysis::gold_json(analysis.gold);
   json notices = json::array();
   for (const Notice& n : state.notices) notices.push_back({{"level", notice_level(n.level)}, {"text", n.text}});
   out["notices"] = std::move(notices);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/analysis/analysis.h"
+#include "engine/analysis/analysis_json.h"
 #include "engine/assets.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
@@ -40,17 +42,29 @@ bool run_forward(const std::string& model_json, std::string& output, std::string
   const PreparedInput input = prepare_input(document.value(), lexicon);
   Trace trace;
   forward(document.value().model, input.X, trace);
+  // Missing label or sentence files fall back to built-in thresholds / no gold parse.
+  const analysis::Resources resources = analysis::load_resources();
+  analysis::Analysis analysis;
+  analysis::analyze(document.value().model, input.tokens, trace, resources, {}, analysis);
   json out;
   json tokens = json::array();
   for (const Token& t : input.tokens) tokens.push_back(t.text);
   out["tokens"] = std::move(tokens);
   json layers = json::array();
-  for (const LayerTrace& lt : trace.layers) {
+  for (std::size_t l = 0; l < trace.layers.size(); ++l) {
+    const LayerTrace& lt = trace.layers[l];
     json heads = json::array();
-    for (const HeadTrace& ht : lt.heads) heads.push_back({{"attention", rows(ht.attention)}, {"Z", rows(ht.Z)}});
-    layers.push_back({{"heads", std::move(heads)}, {"output", rows(lt.output)}});
+    for (std::size_t h = 0; h < lt.heads.size(); ++h) {
+      json head = {{"attention", rows(lt.heads[h].attention)}, {"Z", rows(lt.heads[h].Z)}};
+      head.update(analysis::head_json(analysis.layers[l].heads[h], resources.gold));
+      heads.push_back(std::move(head));
+    }
+    json layer = {{"heads", std::move(heads)}, {"output", rows(lt.output)}};
+    layer.update(analysis::layer_json(analysis.layers[l]));
+    layers.push_back(std::move(layer));
   }
   out["layers"] = std::move(layers);
+  out["gold"] = analysis::gold_json(analysis.gold);
   output = out.dump(-1, ' ', false, json::error_handler_t::replace);
   return true;
 }

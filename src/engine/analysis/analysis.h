@@ -1,0 +1,77 @@
+#pragma once
+// Specialization analysis of every head, recomputed with every forward pass (issue 4):
+// role scores and a label per head (head_scores.h, syntactic.h, head_label.h), redundancy between
+// the heads of a layer (redundancy.h), importance by ablation (importance.h) and a per-layer
+// summary. docs/labels.md defines every number.
+//
+// Usage: load the Resources once, keep one Analysis next to the Trace and call analyze() after
+// forward(); buffers are reused, so recomputing at the same sizes allocates little.
+#include <array>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/analysis/gold.h"
+#include "engine/analysis/head_label.h"
+#include "engine/analysis/head_scores.h"
+#include "engine/analysis/importance.h"
+#include "engine/analysis/label_config.h"
+#include "engine/analysis/redundancy.h"
+#include "engine/analysis/sentence_context.h"
+#include "engine/forward.h"
+#include "engine/model.h"
+
+namespace headlab::analysis {
+
+// The data the analysis reads: thresholds and gold annotations, loaded once.
+struct Resources {
+  LabelConfig config;
+  GoldCorpus gold;
+  std::vector<std::string> errors;  // files that could not be used (defaults were taken instead)
+};
+
+// Reads assets/labels.json and assets/sentences.json; never fails (see Resources::errors).
+Resources load_resources();
+
+struct HeadAnalysis {
+  HeadScores scores;
+  HeadLabel label;
+  float importance = 0.0f;  // ||out - out_without_head|| / ||out|| (importance.h)
+  int importance_rank = -1; // 0 = least important unpruned head of the layer, -1 when pruned
+};
+
+// Per layer: how many heads carry each primary label and the mean score of every role.
+struct LayerSummary {
+  std::array<int, kRoleCount> label_counts{};  // by primary role ("syntactic:*" counts as syntactic)
+  int mixed_count = 0;
+  std::array<float, kRoleCount> mean_scores{};  // NaN for syntactic without a gold parse
+};
+
+struct LayerAnalysis {
+  std::vector<HeadAnalysis> heads;
+  Matrix redundancy;  // (h, h) mean Jensen-Shannon distance between heads' rows (redundancy.h)
+  std::vector<std::pair<int, int>> near_duplicates;  // head pairs (a < b) below the threshold
+  std::vector<int> importance_ranking;              // unpruned heads, least important first
+  LayerSummary summary;
+};
+
+struct GoldStatus {
+  bool has_gold = false;    // the input is an annotated sentence: syntactic scores are on
+  std::string reason;       // plain-English status for the UI
+  std::string sentence_id;  // the matched example sentence, "" when none
+};
+
+struct Analysis {
+  std::vector<LayerAnalysis> layers;
+  GoldStatus gold;
+  // Buffers reused between recomputes.
+  SentenceContext sentence;
+  RedundancyWorkspace redundancy_workspace;
+  ImportanceWorkspace importance_workspace;
+};
+
+// Analyses every head of `trace` (the forward pass of `model` on an input with `tokens`).
+void analyze(const Model& model, const Tokens& tokens, const Trace& trace, const Resources& resources,
+             const AnalysisOptions& options, Analysis& out);
+
+}  // namespace headlab::analysis

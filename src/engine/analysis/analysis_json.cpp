@@ -1,0 +1,86 @@
+#include "engine/analysis/analysis_json.h"
+
+#include <cmath>
+
+namespace headlab::analysis {
+namespace {
+
+using nlohmann::json;
+
+json number(float v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json details(const HeadScores& s, const GoldCorpus& corpus) {
+  json d = {{"previous_token_argmax", number(s.previous_token.argmax_share)},
+            {"next_token_argmax", number(s.next_token.argmax_share)},
+            {"self_argmax", number(s.self.argmax_share)},
+            {"local_window", s.local.window},
+            {"local_ratio", number(s.local.ratio)},
+            {"local_required_mass", number(s.local.required_mass)},
+            {"delimiter_tokens", s.delimiter.keys},
+            {"cls_tokens", s.cls.keys},
+            {"rare_token", s.rare_word.token},
+            {"rare_word_mass", number(s.rare_word.mass)},
+            {"content_rows", s.content_similarity.rows},
+            {"content_related_share", number(s.content_similarity.related_share)},
+            {"syntactic_evaluated", s.syntactic.evaluated}};
+  if (const RelationScore* r = s.syntactic.best_relation()) {
+    d["syntactic_best_relation"] = corpus.relations[r->relation].id;
+    d["syntactic_direction"] = r->head_to_dependent ? "head_to_dependent" : "dependent_to_head";
+    d["syntactic_baseline"] = number(r->baseline);
+    d["syntactic_baseline_offset"] = r->baseline_offset;
+    d["syntactic_partner_mass"] = number(r->partner_mass);
+    d["syntactic_arcs"] = r->arcs;
+  }
+  if (s.syntactic.column_best >= 0) {
+    d["syntactic_column_relation"] = corpus.relations[s.syntactic.relations[s.syntactic.column_best].relation].id;
+    d["syntactic_column_accuracy"] = number(s.syntactic.column_accuracy);
+    d["syntactic_column_direction"] = s.syntactic.column_head_to_dependent ? "head_to_dependent" : "dependent_to_head";
+  }
+  return d;
+}
+
+}  // namespace
+
+json head_json(const HeadAnalysis& head, const GoldCorpus& corpus) {
+  json scores = json::object();
+  for (int r = 0; r < kRoleCount; ++r) scores[kRoleIds[r]] = number(head.scores.score(static_cast<Role>(r)));
+  return {{"label", head.label.label},
+          {"scores", std::move(scores)},
+          {"details", details(head.scores, corpus)},
+          {"explanation", head.label.explanation},
+          {"confidence", number(head.label.confidence)},
+          {"strict", head.label.strict},
+          {"runners_up", head.label.runners_up},
+          {"syntactic_relation", head.label.syntactic_relation.empty() ? json(nullptr) : json(head.label.syntactic_relation)},
+          {"importance", number(head.importance)},
+          {"importance_rank", head.importance_rank}};
+}
+
+json layer_json(const LayerAnalysis& layer) {
+  json redundancy = json::array();
+  for (Eigen::Index a = 0; a < layer.redundancy.rows(); ++a) {
+    json row = json::array();
+    for (Eigen::Index b = 0; b < layer.redundancy.cols(); ++b) row.push_back(number(layer.redundancy(a, b)));
+    redundancy.push_back(std::move(row));
+  }
+  json pairs = json::array();
+  for (const auto& [a, b] : layer.near_duplicates) pairs.push_back({a, b});
+  json counts = json::object(), means = json::object();
+  for (int r = 0; r < kRoleCount; ++r) {
+    counts[kRoleIds[r]] = layer.summary.label_counts[r];
+    means[kRoleIds[r]] = number(layer.summary.mean_scores[r]);
+  }
+  counts[kMixedLabel] = layer.summary.mixed_count;
+  return {{"redundancy", std::move(redundancy)},
+          {"near_duplicates", std::move(pairs)},
+          {"importance_ranking", layer.importance_ranking},
+          {"summary", {{"label_counts", std::move(counts)}, {"mean_scores", std::move(means)}}}};
+}
+
+json gold_json(const GoldStatus& gold) {
+  return {{"has_gold", gold.has_gold},
+          {"reason", gold.reason},
+          {"sentence_id", gold.sentence_id.empty() ? json(nullptr) : json(gold.sentence_id)}};
+}
+
+}  // namespace headlab::analysis

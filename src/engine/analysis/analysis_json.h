@@ -1,0 +1,21 @@
+#pragma once
+// The JSON view of the analysis shared by window.headlab.state() and `headlab-cli forward`, so
+// both spell the same ids (docs/js-api.md, docs/labels.md). Non-finite numbers become null.
+#include <nlohmann/json.hpp>
+
+#include "engine/analysis/analysis.h"
+
+namespace headlab::analysis {
+
+// {"label", "scores": {role id: number|null}, "details": {...}, "explanation", "confidence",
+//  "runners_up", "syntactic_relation", "importance", "importance_rank"}
+nlohmann::json head_json(const HeadAnalysis& head, const GoldCorpus& corpus);
+
+// {"redundancy": (h, h) rows, "near_duplicates": [[a, b], ...], "importance_ranking": [...],
+//  "summary": {"label_counts": {id: count, "mixed": count}, "mean_scores": {id: number|null}}}
+nlohmann::json layer_json(const LayerAnalysis& layer);
+
+// {"has_gold", "reason", "sentence_id"}
+nlohmann::json gold_json(const GoldStatus& gold);
+
+}  // namespace headlab::analysis

@@ -1,0 +1,205 @@
+#include "engine/analysis/head_label.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+namespace headlab::analysis {
+namespace {
+
+// Most specific first (see head_label.h).
+constexpr std::array<Role, kRoleCount> kPriority = {
+    Role::syntactic, Role::content_similarity, Role::rare_word, Role::cls,   Role::delimiter,
+    Role::previous_token, Role::next_token,    Role::self,      Role::local, Role::broad};
+
+struct RoleCheck {
+  float score = 0.0f;      // the role's [0, 1] score
+  float threshold = 1.0f;  // the score it must pass
+  bool fires = false;
+  bool available = true;   // false: cannot be scored on this input (no gold, no [CLS], ...)
+  float progress() const { return threshold > 0.0f ? score / threshold : 0.0f; }
+  float margin() const {
+    return threshold >= 1.0f ? 1.0f : std::clamp((score - threshold) / (1.0f - threshold), 0.0f, 1.0f);
+  }
+};
+
+std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelConfig& c) {
+  std::array<RoleCheck, kRoleCount> checks;
+  const auto set = [&](Role role, float score, float threshold, bool fires, bool available) {
+    checks[static_cast<int>(role)] = {score, threshold, fires && available, available};
+  };
+  set(Role::previous_token, s.previous_token.mass, c.previous_token, s.previous_token.mass > c.previous_token,
+      s.previous_token.rows > 0);
+  set(Role::next_token, s.next_token.mass, c.next_token, s.next_token.mass > c.next_token, s.next_token.rows > 0);
+  set(Role::local, s.local.mass, s.local.required_mass, s.local.mass >= s.local.required_mass,
+      s.local.uniform_share > 0.0f && s.local.uniform_share <= c.local_max_band_share);
+  set(Role::self, s.self.mass, c.self, s.self.mass > c.self, s.self.rows > 0);
+  set(Role::delimiter, s.delimiter.mass, c.delimiter, s.delimiter.mass > c.delimiter, s.delimiter.keys > 0);
+  set(Role::cls, s.cls.mass, c.cls, s.cls.mass > c.cls, s.cls.keys > 0);
+  set(Role::broad, s.broad, c.broad, s.broad > c.broad, s.self.rows > 0);
+  const RelationScore* best = s.syntactic.best_relation();
+  set(Role::syntactic, best ? best->accuracy : 0.0f, best ? std::min(1.0f, best->baseline + c.syntactic_margin) : 1.0f,
+      s.syntactic.claimed(), s.syntactic.evaluated && best);
+  set(Role::content_similarity, s.content_similarity.score, c.content_similarity,
+      s.content_similarity.score > c.content_similarity, s.content_similarity.rows > 0);
+  set(Role::rare_word, s.rare_word.share, c.rare_word,
+      s.rare_word.share > c.rare_word && s.rare_word.mass >= c.rare_word_min_target_mass, s.rare_word.token >= 0);
+  return checks;
+}
+
+std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
+std::string format(const char* pattern, ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(buffer, sizeof buffer, pattern, args);
+  va_end(args);
+  return buffer;
+}
+
+int percent(float x) { return static_cast<int>(std::lround(100.0f * x)); }
+
+const char* token_text(const Tokens& tokens, int i) {
+  return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[i].text.c_str() : "?";
+}
+
+std::string explain_syntactic(const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
+                              const Tokens& tokens) {
+  const RelationScore& r = *s.syntactic.best_relation();
+  const std::string& id = corpus.relations[r.relation].id;
+  const std::string& name = corpus.relation_name(id);
+  const int hits = r.head_to_dependent ? r.head_to_dependent_hits : r.dependent_to_head_hits;
+  // One gold arc of the relation as an example ("jumps" -> "fox").
+  int from = -1, to = -1;
+  for (const Arc& arc : sentence.gold.sentence->arcs)
+    if (arc.relation_index == r.relation) {
+      const int dependent = sentence.gold.input_index[arc.dependent], head = sentence.gold.input_index[arc.head];
+      from = r.head_to_dependent ? head : dependent;
+      to = r.head_to_dependent ? dependent : head;
+      break;
+    }
+  if (r.head_to_dependent)
+    return format("%d of %d %s arcs: the head word puts most weight on its %s (\"%s\" -> \"%s\"); the best fixed "
+                  "offset gets %d%%.",
+                  hits, r.arcs, id.c_str(), name.c_str(), token_text(tokens, from), token_text(tokens, to),
+                  percent(r.baseline));
+  return format("%d of %d %s arcs: the %s puts most weight on the word it attaches to (\"%s\" -> \"%s\"); the best "
+                "fixed offset gets %d%%.",
+                hits, r.arcs, id.c_str(), name.c_str(), token_text(tokens, from), token_text(tokens, to),
+                percent(r.baseline));
+}
+
+std::string explain(Role role, const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
+                    const Tokens& tokens) {
+  switch (role) {
+    case Role::previous_token:
+      return format("%d of %d tokens put most weight on the previous token (%d%% of their attention on average).",
+                    s.previous_token.argmax_rows, s.previous_token.rows, percent(s.previous_token.mass));
+    case Role::next_token:
+      return format("%d of %d tokens put most weight on the next token (%d%% of their attention on average).",
+                    s.next_token.argmax_rows, s.next_token.rows, percent(s.next_token.mass));
+    case Role::self:
+      return format("%d of %d tokens put most weight on themselves (%d%% of their attention on average).",
+                    s.self.argmax_rows, s.self.rows, percent(s.self.mass));
+    case Role::local:
+      return format("Tokens keep %d%% of their attention within %d positions of themselves, %.1fx what an even "
+                    "spread would put there.",
+                    percent(s.local.mass), s.local.window, s.local.ratio);
+    case Role::delimiter:
+      return format("Tokens put %d%% of their attention on punctuation and [SEP] (%d such tokens).",
+                    percent(s.delimiter.mass), s.delimiter.keys);
+    case Role::cls:
+      return format("Tokens put %d%% of their attention on [CLS].", percent(s.cls.mass));
+    case Role::broad:
+      return format("Attention is spread out: the average row entropy is %d%% of an even spread's.", percent(s.broad));
+    case Role::syntactic: return explain_syntactic(s, sentence, corpus, tokens);
+    case Role::content_similarity: {
+      int a = -1, b = -1;  // one related pair as an example
+      for (int i = 0; i < sentence.n && a < 0; ++i)
+        for (int j = i + 1; j < sentence.n; ++j)
+          if (sentence.is_related(i, j)) {
+            a = i, b = j;
+            break;
+          }
+      return format("%d words with a related word (e.g. \"%s\" and \"%s\") send %d%% of the attention they give "
+                    "other words to related ones.",
+                    s.content_similarity.rows, token_text(tokens, a), token_text(tokens, b),
+                    percent(s.content_similarity.related_share));
+    }
+    case Role::rare_word:
+      return format("%d of %d tokens put most weight on the rarest word, \"%s\".", s.rare_word.hits, s.rare_word.rows,
+                    token_text(tokens, s.rare_word.token));
+  }
+  return {};
+}
+
+}  // namespace
+
+void label_head(const HeadScores& scores, const SentenceContext& sentence, const GoldCorpus& corpus,
+                const Tokens& tokens, const LabelConfig& config, HeadLabel& out) {
+  const std::array<RoleCheck, kRoleCount> checks = check_roles(scores, config);
+  const auto check = [&](Role r) -> const RoleCheck& { return checks[static_cast<int>(r)]; };
+  const bool strict_previous = check(Role::previous_token).fires &&
+                               scores.previous_token.argmax_share >= config.previous_token_strict_share;
+  const bool strict_next =
+      check(Role::next_token).fires && scores.next_token.argmax_share >= config.next_token_strict_share;
+
+  out.mixed = true;
+  out.strict = false;
+  out.syntactic_relation.clear();
+  out.runners_up.clear();
+  for (Role role : kPriority) {
+    if (!check(role).fires) continue;
+    const bool pattern_role = role == Role::syntactic || role == Role::content_similarity || role == Role::rare_word;
+    if (pattern_role && (strict_previous || strict_next)) continue;  // positional explains it
+    out.mixed = false;
+    out.primary = role;
+    break;
+  }
+
+  // Runners-up: other firing roles in priority order, then the closest others.
+  std::array<Role, kRoleCount> by_progress = kPriority;
+  std::stable_sort(by_progress.begin(), by_progress.end(),
+                   [&](Role a, Role b) { return check(a).progress() > check(b).progress(); });
+  for (Role role : kPriority)
+    if (check(role).fires && (out.mixed || role != out.primary)) out.runners_up.push_back(role_id(role));
+  for (Role role : by_progress) {
+    if (out.runners_up.size() >= 3) break;
+    const RoleCheck& c = check(role);
+    if (!c.available || c.fires || (!out.mixed && role == out.primary) || c.progress() < 0.5f) continue;
+    out.runners_up.push_back(role_id(role));
+  }
+  if (out.runners_up.size() > 3) out.runners_up.resize(3);
+
+  if (!out.mixed) {
+    const RoleCheck& c = check(out.primary);
+    out.confidence = c.margin();
+    out.label = role_id(out.primary);
+    if (out.primary == Role::syntactic) {
+      out.syntactic_relation = corpus.relations[scores.syntactic.best_relation()->relation].id;
+      out.label += ":" + out.syntactic_relation;
+    }
+    out.strict = (out.primary == Role::previous_token && strict_previous) ||
+                 (out.primary == Role::next_token && strict_next);
+    out.explanation = explain(out.primary, scores, sentence, corpus, tokens);
+    return;
+  }
+  out.label = kMixedLabel;
+  float closest = 0.0f;
+  for (const RoleCheck& c : checks)
+    if (c.available) closest = std::max(closest, c.progress());
+  out.confidence = std::clamp(1.0f - closest, 0.0f, 1.0f);
+  std::string text = "No single role fits.";
+  int listed = 0;
+  for (Role role : by_progress) {
+    const RoleCheck& c = check(role);
+    if (!c.available || listed == 2) continue;
+    text += format("%s %s %.2f (needs %.2f)", listed == 0 ? " Closest:" : ",", role_name_en(role), c.score, c.threshold);
+    ++listed;
+  }
+  out.explanation = text + (listed ? "." : "");
+}
+
+}  // namespace headlab::analysis

@@ -1,0 +1,34 @@
+#pragma once
+// Turns a head's scores into a primary label, a confidence, runners-up and a one-line
+// explanation built from the numbers ("8 of 9 tokens put most weight on the previous token").
+//
+// A role fires when its score passes the threshold of assets/labels.json. When several fire, the
+// most specific wins: syntactic, content_similarity, rare_word, cls, delimiter, previous_token,
+// next_token, self, local, broad. One exception: a strictly positional head (Voita et al. 2019,
+// sec. 5.1: >= 90% of rows have their maximum on the offset) stays positional even when that
+// offset happens to hit gold arcs, related words or the rare word. No role firing gives "mixed".
+#include <string>
+#include <vector>
+
+#include "engine/analysis/head_scores.h"
+#include "engine/token.h"
+
+namespace headlab::analysis {
+
+struct HeadLabel {
+  std::string label = kMixedLabel;  // a role id, "syntactic:<relation>" or "mixed"
+  bool mixed = true;
+  Role primary = Role::broad;       // meaningful when !mixed
+  bool strict = false;              // positional roles: argmax share >= the strict share
+  // Labelled: how far the score is past its threshold, (s - t) / (1 - t). Mixed: how far the
+  // closest role is from firing, 1 - max(s / t). Both are 0 on the decision boundary.
+  float confidence = 0.0f;
+  std::vector<std::string> runners_up;  // role ids, best first: other firing roles, then the closest
+  std::string syntactic_relation;       // "nsubj" when the head is labelled syntactic, else ""
+  std::string explanation;
+};
+
+void label_head(const HeadScores& scores, const SentenceContext& sentence, const GoldCorpus& corpus,
+                const Tokens& tokens, const LabelConfig& config, HeadLabel& out);
+
+}  // namespace headlab::analysis

@@ -1,0 +1,137 @@
+#pragma once
+// Per-head scores in [0, 1] for every role, from one head's attention matrix A (n, n), row i =
+// query i, rows sum to 1. Definitions follow the papers cited on each field; docs/labels.md
+// gives the formulas, thresholds and caveats.
+#include <cmath>
+#include <vector>
+
+#include "engine/analysis/label_config.h"
+#include "engine/analysis/roles.h"
+#include "engine/analysis/sentence_context.h"
+#include "engine/matrix.h"
+
+namespace headlab::analysis {
+
+struct AnalysisOptions {
+  int local_window = 2;  // the +-w band of the `local` role
+};
+
+// Attention at one relative offset (previous token: -1, next: +1, self: 0).
+// Clark et al. 2019, sec. 3.1 report the mass; Voita et al. 2019, sec. 5.1 the argmax share.
+struct OffsetScore {
+  float mass = 0.0f;          // mean over rows that have the offset of A[i, i + offset]
+  float argmax_share = 0.0f;  // share of those rows whose (unique) argmax is at i + offset
+  int rows = 0;
+  int argmax_rows = 0;
+};
+
+// Pande et al. 2021: attention inside the band |j - i| <= w against a uniform head's share.
+struct LocalScore {
+  int window = 2;
+  float mass = 0.0f;           // mean band mass
+  float uniform_share = 0.0f;  // mean |band| / visible keys: what a uniform head puts there
+  float ratio = 0.0f;          // mass / uniform_share
+  float required_mass = 1.0f;  // min(ratio threshold * uniform_share, mass cap): the label fires at this mass
+};
+
+// Mean attention mass on a set of keys (delimiters, [CLS]); Clark et al. 2019, sec. 3.2.
+struct KeySetScore {
+  float mass = 0.0f;
+  int keys = 0;  // tokens of the set in the sentence; 0 means the score is 0 by absence
+};
+
+// Voita et al. 2019, sec. 5.3.
+struct RareWordScore {
+  float share = 0.0f;  // share of rows whose unique argmax is the rarest word
+  float mass = 0.0f;   // mean attention on the rarest word(s)
+  int token = -1;      // the rarest word, -1 when there is none
+  int rows = 0;
+  int hits = 0;
+};
+
+// Attention that follows word relatedness beyond self (TransformerLens-style pattern score).
+// For rows i with a related other word: share_i = sum_{j related} A[i, j] / sum_{j != i} A[i, j];
+// score = mean share * min(1, 2 * mean off-diagonal mass), so a pure self head scores 0 while a
+// head splitting its row between itself and related words can still reach 1.
+struct ContentScore {
+  float score = 0.0f;
+  float related_share = 0.0f;
+  float off_diagonal_mass = 0.0f;
+  int rows = 0;  // rows with a related other word
+};
+
+struct RelationScore {
+  int relation = -1;  // index into GoldCorpus::relations
+  int arcs = 0;
+  // Row argmax (excluding self, [CLS], [SEP]) is the partner, per direction (Clark et al. 2019, sec. 4.2).
+  int dependent_to_head_hits = 0;
+  int head_to_dependent_hits = 0;
+  float dependent_to_head_mass = 0.0f;  // mean A[dependent, head]
+  float head_to_dependent_mass = 0.0f;  // mean A[head, dependent]
+  // Column variant: the partner is the query that attends most to the word.
+  int column_dependent_to_head_hits = 0;
+  int column_head_to_dependent_hits = 0;
+  float baseline = 0.0f;    // corpus accuracy of the best fixed offset for this relation
+  int baseline_offset = 0;  // head - dependent
+  // The better row direction, its accuracy and mean partner mass.
+  bool head_to_dependent = false;
+  float accuracy = 0.0f;
+  float partner_mass = 0.0f;
+  bool claimed = false;  // accuracy >= baseline + margin and partner_mass >= min_target_mass
+};
+
+struct SyntacticScore {
+  bool evaluated = false;  // the sentence has a gold parse
+  std::vector<RelationScore> relations;  // relations present in the sentence
+  int best = -1;           // index into relations: claimed first, then largest accuracy - baseline
+  int column_best = -1;    // best relation under the column-argmax variant
+  float column_accuracy = 0.0f;
+  bool column_head_to_dependent = false;
+
+  const RelationScore* best_relation() const { return best >= 0 ? &relations[best] : nullptr; }
+  bool claimed() const { return best >= 0 && relations[best].claimed; }
+};
+
+struct HeadScores {
+  OffsetScore previous_token;
+  OffsetScore next_token;
+  OffsetScore self;
+  LocalScore local;
+  KeySetScore delimiter;
+  KeySetScore cls;
+  float broad = 0.0f;  // mean normalized entropy of the smoothed rows (Clark et al. 2019, sec. 3.3)
+  ContentScore content_similarity;
+  RareWordScore rare_word;
+  SyntacticScore syntactic;
+
+  // The [0, 1] number reported for each role id; NaN for syntactic without a gold parse.
+  float score(Role role) const;
+};
+
+// Fills every score but `syntactic` for one head.
+void score_head(const Matrix& attention, const SentenceContext& sentence, const LabelConfig& config,
+                const AnalysisOptions& options, HeadScores& out);
+
+// Unique argmax of row i over the keys where `allowed(j)` holds; -1 when the top two are tied
+// (a uniform row has no argmax). Shared by the argmax-based scores.
+template <class Allowed>
+int unique_argmax(const Matrix& attention, int row, int visible, Allowed allowed) {
+  int best = -1;
+  float best_value = -1.0f, second_value = -1.0f;
+  for (int j = 0; j < visible; ++j) {
+    if (!allowed(j)) continue;
+    const float v = attention(row, j);
+    if (v > best_value) {
+      second_value = best_value;
+      best_value = v;
+      best = j;
+    } else if (v > second_value) {
+      second_value = v;
+    }
+  }
+  if (best >= 0 && second_value >= 0.0f && best_value - second_value <= 1e-5f * best_value)
+    return -1;
+  return best;
+}
+
+}  // namespace headlab::analysis

@@ -1,0 +1,96 @@
+#include "engine/analysis/importance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace headlab::analysis {
+namespace {
+
+// The layer after its attention output: residual, norm and FFN, exactly as forward() does it.
+void finish_layer(const Layer& layer, const Matrix& layer_in, const Matrix& attention_output,
+                  ImportanceWorkspace& w) {
+  if (layer.residual) w.hidden = layer_in + attention_output;
+  else w.hidden = attention_output;
+  if (layer.norm == Norm::post) {
+    w.output = w.hidden;
+    layer_norm(w.output, layer.ln_gamma, layer.ln_beta, w.hidden);
+  }
+  if (!layer.has_ffn) {
+    w.output = w.hidden;
+    return;
+  }
+  if (layer.norm == Norm::pre) layer_norm(w.hidden, layer.ln2_gamma, layer.ln2_beta, w.ffn_in);
+  else w.ffn_in = w.hidden;
+  w.ffn_hidden.noalias() = w.ffn_in * layer.ffn.W_1;
+  w.ffn_hidden.rowwise() += layer.ffn.b_1;
+  w.ffn_hidden = w.ffn_hidden.cwiseMax(0.0f);
+  Matrix& ffn_out = w.ffn_in;  // ffn_in is no longer needed
+  ffn_out.noalias() = w.ffn_hidden * layer.ffn.W_2;
+  ffn_out.rowwise() += layer.ffn.b_2;
+  if (layer.residual) ffn_out += w.hidden;
+  if (layer.norm == Norm::post) layer_norm(ffn_out, layer.ln2_gamma, layer.ln2_beta, w.output);
+  else w.output = ffn_out;
+}
+
+}  // namespace
+
+void layer_importance(const Model& model, int layer_index, const Trace& trace, ImportanceWorkspace& w,
+                      std::vector<float>& importance) {
+  const Layer& layer = model.layers[layer_index];
+  const LayerTrace& lt = trace.layers[layer_index];
+  const int heads = layer.head_count();
+  importance.assign(heads, 0.0f);
+  const double out_norm = lt.output.norm();
+  if (!(out_norm > 0.0)) return;  // a zero output: nothing to lose
+  const bool linear = layer.norm == Norm::none && !layer.has_ffn;
+  const Matrix& layer_in = layer_index == 0 ? trace.X : trace.layers[layer_index - 1].output;
+  for (int h = 0; h < heads; ++h) {
+    if (layer.heads[h].pruned) continue;
+    const auto W_O_h = layer.W_O.middleRows(static_cast<Eigen::Index>(h) * layer.d_v, layer.d_v);  // (d_v, d_model)
+    const Matrix& Z = lt.heads[h].Z;                                                                  // (n, d_v)
+    double change = 0.0;
+    if (linear) {
+      // out - out_without_h = Z_h W_O,h (the residual cancels), and
+      // ||Z W||_F^2 = trace((Z^T Z)(W W^T)): two (d_v, d_v) products instead of an (n, d_model) one.
+      w.gram_z.noalias() = Z.transpose() * Z;
+      w.gram_w.noalias() = W_O_h * W_O_h.transpose();
+      change = std::sqrt(std::max(0.0, static_cast<double>(w.gram_z.cwiseProduct(w.gram_w).sum())));
+    } else {
+      w.ablated = lt.attention_output;
+      w.ablated.noalias() -= Z * W_O_h;
+      finish_layer(layer, layer_in, w.ablated, w);
+      change = (lt.output - w.output).norm();
+    }
+    importance[h] = static_cast<float>(change / out_norm);
+  }
+}
+
+std::vector<int> importance_ranking(const Layer& layer, const std::vector<float>& importance) {
+  std::vector<int> order;
+  for (int h = 0; h < layer.head_count(); ++h)
+    if (!layer.heads[h].pruned) order.push_back(h);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return importance[a] < importance[b]; });
+  return order;
+}
+
+Result<std::vector<int>> prune_least_important(Model& model, int layer, int k, const std::vector<float>& importance) {
+  using R = Result<std::vector<int>>;
+  if (layer < 0 || layer >= static_cast<int>(model.layers.size()))
+    return R::failure("layer: " + std::to_string(layer) + " does not exist (0.." +
+                      std::to_string(static_cast<int>(model.layers.size()) - 1) + ")");
+  Layer& l = model.layers[layer];
+  if (static_cast<int>(importance.size()) != l.head_count())
+    return R::failure("importance: expected " + std::to_string(l.head_count()) + " values, got " +
+                      std::to_string(importance.size()));
+  std::vector<int> order = importance_ranking(l, importance);
+  const int unpruned = static_cast<int>(order.size());
+  if (k < 1 || k > unpruned - 1)
+    return R::failure("k: layer " + std::to_string(layer) + " has " + std::to_string(unpruned) +
+                      " unpruned heads and one must stay, so k must be 1.." + std::to_string(std::max(0, unpruned - 1)));
+  order.resize(k);
+  for (int h : order) l.heads[h].pruned = true;
+  return order;
+}
+
+}  // namespace headlab::analysis

@@ -1,0 +1,39 @@
+#pragma once
+// Head importance by ablation (Michel et al. 2019, sec. 3): how much the layer output changes when
+// one head is masked, relative to the output,
+//   importance_h = ||out - out_without_h||_F / ||out||_F.
+// Only the layer's own output is measured (later layers are not re-run); the change of the task
+// loss comes with training. A pruned head is already masked: its importance is 0.
+#include <string>
+#include <vector>
+
+#include "engine/forward.h"
+#include "engine/model.h"
+#include "engine/result.h"
+
+namespace headlab::analysis {
+
+// Reusable buffers: with no residual-norm-FFN the change has a closed form and needs only small
+// (d_v, d_v) products; otherwise the sub-layers are re-run with the head's block removed.
+struct ImportanceWorkspace {
+  Matrix gram_z;      // (d_v, d_v) Z_h^T Z_h
+  Matrix gram_w;      // (d_v, d_v) W_O,h W_O,h^T
+  Matrix ablated;     // (n, d_model) attention output without the head
+  Matrix hidden;      // (n, d_model)
+  Matrix ffn_in;      // (n, d_model)
+  Matrix ffn_hidden;  // (n, d_ff)
+  Matrix output;      // (n, d_model)
+};
+
+// importance[h] for every head of layer `layer_index` of a model that `trace` was computed with.
+void layer_importance(const Model& model, int layer_index, const Trace& trace, ImportanceWorkspace& workspace,
+                      std::vector<float>& importance);
+
+// Heads of one layer from least to most important, pruned heads left out.
+std::vector<int> importance_ranking(const Layer& layer, const std::vector<float>& importance);
+
+// Sets HeadWeights::pruned on the k least important unpruned heads of `layer` and returns them.
+// At least one head of the layer stays unpruned; k outside 1..(unpruned - 1) is an error.
+Result<std::vector<int>> prune_least_important(Model& model, int layer, int k, const std::vector<float>& importance);
+
+}  // namespace headlab::analysis

@@ -1,0 +1,134 @@
+#include "engine/analysis/label_config.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "engine/analysis/roles.h"
+#include "engine/assets.h"
+
+namespace headlab::analysis {
+namespace {
+
+using nlohmann::json;
+
+// Reads one number field of an object into `out`, remembering the first error with its path.
+struct FieldReader {
+  std::string error;
+
+  bool number(const json& object, const std::string& path, const char* key, float lo, float hi, float& out) {
+    if (!object.contains(key) || !object[key].is_number()) return fail(path + "." + key, "expected a number");
+    const double v = object[key].get<double>();
+    if (!std::isfinite(v) || v < lo || v > hi)
+      return fail(path + "." + key, "expected a number in [" + trim(lo) + ", " + trim(hi) + "]");
+    out = static_cast<float>(v);
+    return true;
+  }
+
+  bool fail(const std::string& path, const std::string& message) {
+    if (error.empty()) error = path + ": " + message;
+    return false;
+  }
+
+  static std::string trim(float v) {
+    std::string s = std::to_string(v);
+    while (s.size() > 1 && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+};
+
+}  // namespace
+
+bool LabelConfig::operator==(const LabelConfig& o) const {
+  return previous_token == o.previous_token && previous_token_strict_share == o.previous_token_strict_share &&
+         next_token == o.next_token && next_token_strict_share == o.next_token_strict_share &&
+         local_ratio == o.local_ratio && local_mass_cap == o.local_mass_cap &&
+         local_max_band_share == o.local_max_band_share && self == o.self &&
+         delimiter == o.delimiter && cls == o.cls && broad == o.broad && broad_smoothing == o.broad_smoothing &&
+         syntactic_margin == o.syntactic_margin && syntactic_min_target_mass == o.syntactic_min_target_mass &&
+         content_similarity == o.content_similarity && rare_word == o.rare_word &&
+         rare_word_min_target_mass == o.rare_word_min_target_mass &&
+         near_duplicate_distance == o.near_duplicate_distance && redundancy_smoothing == o.redundancy_smoothing;
+}
+
+Result<LabelConfig> parse_label_config(const std::string& json_text) {
+  using R = Result<LabelConfig>;
+  const json doc = json::parse(json_text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return R::failure("labels: not a JSON object");
+  if (!doc.contains("format") || doc["format"] != "headlab-labels")
+    return R::failure("labels.format: expected \"headlab-labels\"");
+  if (!doc.contains("roles") || !doc["roles"].is_array()) return R::failure("labels.roles: expected an array");
+  LabelConfig config;
+  FieldReader r;
+  bool seen[kRoleCount] = {};
+  const json& roles = doc["roles"];
+  for (std::size_t i = 0; i < roles.size(); ++i) {
+    const std::string path = "labels.roles[" + std::to_string(i) + "]";
+    const json& role = roles[i];
+    Role id;
+    if (!role.is_object() || !role.contains("id") || !role["id"].is_string() ||
+        !role_from_id(role["id"].get<std::string>(), id))
+      return R::failure(path + ".id: expected one of the role ids (docs/labels.md)");
+    if (seen[static_cast<int>(id)]) return R::failure(path + ".id: role listed twice");
+    seen[static_cast<int>(id)] = true;
+    bool ok = true;
+    switch (id) {
+      case Role::previous_token:
+        ok = r.number(role, path, "threshold", 0, 1, config.previous_token) &&
+             r.number(role, path, "strict_argmax_share", 0, 1, config.previous_token_strict_share);
+        break;
+      case Role::next_token:
+        ok = r.number(role, path, "threshold", 0, 1, config.next_token) &&
+             r.number(role, path, "strict_argmax_share", 0, 1, config.next_token_strict_share);
+        break;
+      case Role::local:
+        ok = r.number(role, path, "ratio", 1, 1000, config.local_ratio) &&
+             r.number(role, path, "mass_cap", 0, 1, config.local_mass_cap) &&
+             r.number(role, path, "max_band_share", 0, 1, config.local_max_band_share);
+        break;
+      case Role::self: ok = r.number(role, path, "threshold", 0, 1, config.self); break;
+      case Role::delimiter: ok = r.number(role, path, "threshold", 0, 1, config.delimiter); break;
+      case Role::cls: ok = r.number(role, path, "threshold", 0, 1, config.cls); break;
+      case Role::broad:
+        ok = r.number(role, path, "threshold", 0, 1, config.broad) &&
+             r.number(role, path, "smoothing", 0, 0.5f, config.broad_smoothing);
+        break;
+      case Role::syntactic:
+        ok = r.number(role, path, "margin_over_baseline", 0, 1, config.syntactic_margin) &&
+             r.number(role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass);
+        break;
+      case Role::content_similarity:
+        ok = r.number(role, path, "threshold", 0, 1, config.content_similarity);
+        break;
+      case Role::rare_word:
+        ok = r.number(role, path, "threshold", 0, 1, config.rare_word) &&
+             r.number(role, path, "min_target_mass", 0, 1, config.rare_word_min_target_mass);
+        break;
+    }
+    if (!ok) return R::failure(r.error);
+  }
+  for (int k = 0; k < kRoleCount; ++k)
+    if (!seen[k]) return R::failure(std::string("labels.roles: missing role \"") + kRoleIds[k] + "\"");
+  if (!doc.contains("redundancy") || !doc["redundancy"].is_object())
+    return R::failure("labels.redundancy: expected an object");
+  if (!r.number(doc["redundancy"], "labels.redundancy", "near_duplicate_distance", 0, 1, config.near_duplicate_distance) ||
+      !r.number(doc["redundancy"], "labels.redundancy", "smoothing", 0, 0.5f, config.redundancy_smoothing))
+    return R::failure(r.error);
+  return config;
+}
+
+LabelConfig load_label_config(std::string* error) {
+  const auto text = read_asset("labels.json");
+  if (!text) {
+    if (error) *error = "assets/labels.json could not be read from " + assets_root() + "; using built-in thresholds";
+    return {};
+  }
+  Result<LabelConfig> parsed = parse_label_config(*text);
+  if (!parsed.ok()) {
+    if (error) *error = parsed.error() + "; using built-in thresholds";
+    return {};
+  }
+  return parsed.value();
+}
+
+}  // namespace headlab::analysis

@@ -1,0 +1,76 @@
+#include "engine/analysis/sentence_context.h"
+
+#include <algorithm>
+
+namespace headlab::analysis {
+namespace {
+
+// Repeating a function word ("the ... the") says nothing about meaning; repeating a noun does.
+bool is_content_word(const Token& t) {
+  switch (t.pos) {
+    case PartOfSpeech::noun:
+    case PartOfSpeech::verb:
+    case PartOfSpeech::adj:
+    case PartOfSpeech::adv:
+    case PartOfSpeech::pron:
+    case PartOfSpeech::num:
+    case PartOfSpeech::unknown:
+      return !t.is_punctuation && !t.is_special;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& corpus, SentenceContext& out) {
+  const int n = static_cast<int>(tokens.size());
+  out.n = n;
+  out.causal = causal;
+  out.is_delimiter.assign(n, 0);
+  out.is_cls.assign(n, 0);
+  out.is_special.assign(n, 0);
+  out.is_rarest.assign(n, 0);
+  out.related.assign(static_cast<std::size_t>(n) * n, 0);
+  out.words.clear();
+  out.delimiter_count = out.cls_count = 0;
+  float min_zipf = 1e9f, max_zipf = -1e9f;
+  for (int i = 0; i < n; ++i) {
+    const Token& t = tokens[i];
+    const bool cls = t.is_special && t.text == kClsToken;
+    out.is_special[i] = t.is_special;
+    out.is_cls[i] = cls;
+    out.is_delimiter[i] = t.is_punctuation || (t.is_special && t.text == kSepToken);
+    out.delimiter_count += out.is_delimiter[i];
+    out.cls_count += cls;
+    if (!t.is_special) out.words.push_back(i);
+    if (!t.is_special && !t.is_punctuation) {
+      min_zipf = std::min(min_zipf, t.zipf);
+      max_zipf = std::max(max_zipf, t.zipf);
+    }
+  }
+  // Voita et al. 2019, sec. 5.3: the least frequent token of the sentence. Punctuation and
+  // special tokens are never "rare words"; with no spread in frequency there is no rare word.
+  out.rarest = -1;
+  if (min_zipf < max_zipf)
+    for (int i = 0; i < n; ++i) {
+      const Token& t = tokens[i];
+      if (!t.is_special && !t.is_punctuation && t.zipf == min_zipf) {
+        out.is_rarest[i] = 1;
+        if (out.rarest < 0) out.rarest = i;
+      }
+    }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (i == j) continue;
+      const Token& a = tokens[i];
+      const Token& b = tokens[j];
+      if (a.is_special || b.is_special || a.is_punctuation || b.is_punctuation) continue;
+      const bool same_class = (a.semantic_bits & b.semantic_bits) != 0;
+      const bool same_word = is_content_word(a) && a.key == b.key;
+      out.related[static_cast<std::size_t>(i) * n + j] = same_class || same_word;
+    }
+  out.gold = match_gold(corpus, tokens);
+}
+
+}  // namespace headlab::analysis

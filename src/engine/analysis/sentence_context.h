@@ -1,0 +1,37 @@
+#pragma once
+// What the scores need to know about the tokens, computed once per forward pass and shared by
+// every head: which keys are delimiters or [CLS], the rarest word, which word pairs are related,
+// and the gold parse when the sentence is annotated. Works the same for text, token and explicit
+// X inputs: PreparedInput::tokens always carries the metadata.
+#include <vector>
+
+#include "engine/analysis/gold.h"
+#include "engine/token.h"
+
+namespace headlab::analysis {
+
+struct SentenceContext {
+  int n = 0;
+  bool causal = false;
+  std::vector<unsigned char> is_delimiter;  // (n) punctuation or [SEP] (Clark et al. 2019, sec. 3.2)
+  std::vector<unsigned char> is_cls;        // (n) the [CLS] token
+  std::vector<unsigned char> is_special;    // (n) [CLS] or [SEP]
+  std::vector<unsigned char> is_rarest;     // (n) lowest Zipf frequency among the words
+  int rarest = -1;  // first rarest word, -1 when every word is equally frequent
+  int delimiter_count = 0;
+  int cls_count = 0;
+  // (n, n) related[i * n + j]: distinct words i, j share a lexicon semantic class (fox, dog:
+  // animal) or are the same content word (dog ... dog).
+  std::vector<unsigned char> related;
+  std::vector<int> words;  // input indices of the non-special tokens
+  GoldMatch gold;
+
+  // Keys query i may see: all n, or 0..i under the causal mask.
+  int visible(int i) const { return causal ? i + 1 : n; }
+  bool is_related(int i, int j) const { return related[static_cast<std::size_t>(i) * n + j] != 0; }
+};
+
+// Fills `out` (reusing its buffers) for the tokens of one input.
+void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& corpus, SentenceContext& out);
+
+}  // namespace headlab::analysis

@@ -1,0 +1,154 @@
+#include "engine/presets.h"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "engine/assets.h"
+#include "engine/embedding.h"
+
+namespace headlab {
+namespace {
+
+using nlohmann::json;
+
+bool read_entry(const json& value, const std::string& path, PresetEntry& entry, std::string& error) {
+  const auto fail = [&](const std::string& field, const std::string& message) {
+    error = path + field + ": " + message;
+    return false;
+  };
+  if (!value.is_object()) return fail("", "expected an object");
+  const json matrix = value.contains("matrix") ? value["matrix"] : json();
+  if (matrix == "W_Q") entry.matrix = PresetMatrix::W_Q;
+  else if (matrix == "W_K") entry.matrix = PresetMatrix::W_K;
+  else if (matrix == "W_V") entry.matrix = PresetMatrix::W_V;
+  else return fail(".matrix", "expected \"W_Q\", \"W_K\" or \"W_V\"");
+  if (!value.contains("feature") || !value["feature"].is_string()) return fail(".feature", "expected a feature name (embedding.h)");
+  entry.feature = feature_index(value["feature"].get<std::string>());
+  if (entry.feature < 0) return fail(".feature", "unknown feature " + value["feature"].dump());
+  const json& col = value.contains("col") ? value["col"] : json();
+  if (!col.is_number_integer() || col.get<long>() < 0 || col.get<long>() >= kMaxDModel)
+    return fail(".col", "expected an integer in 0.." + std::to_string(kMaxDModel - 1));
+  entry.col = static_cast<int>(col.get<long>());
+  const json& v = value.contains("value") ? value["value"] : json();
+  if (!v.is_number() || !std::isfinite(v.get<double>()) || std::fabs(v.get<double>()) > 1e6)
+    return fail(".value", "expected a finite number of at most 1e6 in size");
+  entry.value = v.get<float>();
+  return true;
+}
+
+}  // namespace
+
+int Preset::key_columns() const {
+  int columns = 0;
+  for (const PresetEntry& e : entries)
+    if (e.matrix != PresetMatrix::W_V) columns = std::max(columns, e.col + 1);
+  return columns;
+}
+
+Result<Preset> parse_preset(const std::string& json_text) {
+  using R = Result<Preset>;
+  const json doc = json::parse(json_text, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object()) return R::failure("preset: not a JSON object");
+  if (!doc.contains("format") || doc["format"] != "headlab-preset") return R::failure("format: expected \"headlab-preset\"");
+  if (!doc.contains("version") || doc["version"] != 1) return R::failure("version: expected 1");
+  Preset preset;
+  for (auto [key, target] : {std::pair{"id", &preset.id}, {"label", &preset.label}, {"example_sentence", &preset.example_sentence}}) {
+    if (!doc.contains(key) || !doc[key].is_string() || doc[key].get<std::string>().empty())
+      return R::failure(std::string(key) + ": expected a non-empty string");
+    *target = doc[key].get<std::string>();
+  }
+  if (!doc.contains("name") || !read_localized_text(doc["name"], preset.name))
+    return R::failure("name: expected {\"en\": ..., \"zh\": ...}");
+  if (!doc.contains("description") || !read_localized_text(doc["description"], preset.description))
+    return R::failure("description: expected {\"en\": ..., \"zh\": ...}");
+  if (doc.contains("requires")) {
+    const json& requires_ = doc["requires"];
+    if (!requires_.is_object()) return R::failure("requires: expected an object");
+    for (const auto& [key, value] : requires_.items()) {
+      if (!value.is_boolean()) return R::failure("requires." + key + ": expected true or false");
+      if (key == "special_tokens") preset.requires_special_tokens = value.get<bool>();
+      else if (key == "positions") preset.requires_positions = value.get<bool>();
+      else return R::failure("requires." + key + ": unknown requirement (special_tokens, positions)");
+    }
+  }
+  if (!doc.contains("entries") || !doc["entries"].is_array()) return R::failure("entries: expected an array");
+  for (std::size_t i = 0; i < doc["entries"].size(); ++i) {
+    PresetEntry entry;
+    std::string error;
+    if (!read_entry(doc["entries"][i], "entries[" + std::to_string(i) + "]", entry, error)) return R::failure(error);
+    preset.entries.push_back(entry);
+  }
+  const bool uses_positions = std::any_of(preset.entries.begin(), preset.entries.end(), [](const PresetEntry& e) {
+    return e.matrix != PresetMatrix::W_V && (e.feature == kFeaturePosition || e.feature == kFeaturePositionSquared);
+  });
+  if (uses_positions && !preset.requires_positions)
+    return R::failure("requires.positions: the entries use pos / pos^2, so set \"positions\": true");
+  return preset;
+}
+
+Result<std::vector<Preset>> load_presets() {
+  using R = Result<std::vector<Preset>>;
+  const auto index_text = read_asset("presets/index.json");
+  if (!index_text) return R::failure("assets/presets/index.json could not be read from " + assets_root());
+  const json index = json::parse(*index_text, nullptr, false);
+  if (index.is_discarded() || !index.is_object() || !index.contains("presets") || !index["presets"].is_array())
+    return R::failure("presets/index.json: expected {\"presets\": [ids]}");
+  std::vector<Preset> presets;
+  for (const json& id : index["presets"]) {
+    if (!id.is_string()) return R::failure("presets/index.json: preset ids must be strings");
+    const std::string file = "presets/" + id.get<std::string>() + ".json";
+    const auto text = read_asset(file);
+    if (!text) return R::failure(file + ": listed in presets/index.json but could not be read");
+    Result<Preset> preset = parse_preset(*text);
+    if (!preset.ok()) return R::failure(file + ": " + preset.error());
+    if (preset.value().id != id.get<std::string>())
+      return R::failure(file + ": id \"" + preset.value().id + "\" does not match the file name");
+    presets.push_back(std::move(preset).value());
+  }
+  return presets;
+}
+
+const Preset* find_preset(const std::vector<Preset>& presets, const std::string& id) {
+  for (const Preset& p : presets)
+    if (p.id == id) return &p;
+  return nullptr;
+}
+
+std::string apply_preset(Model& model, int layer, int head, const Preset& preset) {
+  const std::string where = "preset \"" + preset.id + "\": ";
+  if (layer < 0 || layer >= static_cast<int>(model.layers.size()))
+    return where + "layer " + std::to_string(layer) + " does not exist";
+  Layer& l = model.layers[layer];
+  if (head < 0 || head >= l.head_count())
+    return where + "head " + std::to_string(head) + " does not exist in layer " + std::to_string(layer);
+  if (model.embedding != Embedding::named_features)
+    return where + "needs the named-feature embedding (its entries name features like \"noun\")";
+  if (model.d_model < kNamedFeatureCount)
+    return where + "needs d_model >= " + std::to_string(kNamedFeatureCount) + " for the named features";
+  const int needed = std::max(2, preset.key_columns());
+  if (l.d_k < needed)
+    return where + "needs d_k >= " + std::to_string(needed) + " (layer " + std::to_string(layer) + " has d_k = " +
+           std::to_string(l.d_k) + "; use fewer heads or a larger d_model)";
+  if (preset.requires_special_tokens && !model.special_tokens)
+    return where + "needs the [CLS]/[SEP] special tokens; turn them on first";
+  if (preset.requires_positions && model.positional == Positional::none)
+    return where + "needs the position features; positional is \"none\"";
+  HeadWeights& w = l.heads[head];
+  w.W_Q.setZero();
+  w.W_K.setZero();
+  w.W_V.setZero();
+  const float query_scale = std::sqrt(static_cast<float>(l.d_k));  // undoes the 1/sqrt(d_k) of the logits
+  for (const PresetEntry& e : preset.entries) {
+    switch (e.matrix) {
+      case PresetMatrix::W_Q: w.W_Q(e.feature, e.col) = e.value * query_scale; break;
+      case PresetMatrix::W_K: w.W_K(e.feature, e.col) = e.value; break;
+      case PresetMatrix::W_V:
+        if (e.col < l.d_v) w.W_V(e.feature, e.col) = e.value;
+        break;
+    }
+  }
+  return {};
+}
+
+}  // namespace headlab

@@ -1,0 +1,56 @@
+#pragma once
+// Head presets: data files (assets/presets/*.json, format in docs/presets.md) that write W_Q, W_K
+// and W_V of one head so it builds a textbook pattern analytically (previous token, attend to
+// [SEP], verb -> subject, ...). Entries name features of the named-feature embedding
+// (embedding.h), so the learner can read in the matrices what the preset did and edit it.
+//
+// Applying zeroes the head, then writes each entry. W_Q entries are multiplied by sqrt(d_k) so
+// that the logits q.k / sqrt(d_k) are what the file says whatever the head size.
+#include <string>
+#include <vector>
+
+#include "engine/localized_text.h"
+#include "engine/model.h"
+#include "engine/result.h"
+
+namespace headlab {
+
+enum class PresetMatrix { W_Q, W_K, W_V };
+
+struct PresetEntry {
+  PresetMatrix matrix = PresetMatrix::W_Q;
+  int feature = 0;  // named-feature index (embedding.h)
+  int col = 0;      // column of the head's matrix
+  float value = 0.0f;
+};
+
+struct Preset {
+  std::string id;
+  LocalizedText name;
+  LocalizedText description;
+  std::string label;             // the primary label the analysis gives it ("previous_token", "syntactic:nsubj")
+  std::string example_sentence;  // id in assets/sentences.json on which the pattern is promised
+  bool requires_special_tokens = false;
+  bool requires_positions = false;  // uses pos / pos^2, so positional must not be "none"
+  std::vector<PresetEntry> entries;
+
+  // Columns of W_Q/W_K the preset needs (d_k must be at least this); W_V entries beyond d_v are
+  // skipped, so a narrow head copies fewer features.
+  int key_columns() const;
+};
+
+// Parses one preset file. Errors name the path ("entries[3].feature: unknown feature \"nouns\"").
+Result<Preset> parse_preset(const std::string& json_text);
+
+// Reads assets/presets/index.json and every preset it lists, in that order.
+Result<std::vector<Preset>> load_presets();
+
+// Finds a preset by id; nullptr when absent.
+const Preset* find_preset(const std::vector<Preset>& presets, const std::string& id);
+
+// Writes the preset into head `head` of layer `layer`. Returns "" on success, or why it cannot
+// (random embedding, d_k too small, no special tokens for a [CLS] preset, ...); then the model
+// is unchanged.
+std::string apply_preset(Model& model, int layer, int head, const Preset& preset);
+
+}  // namespace headlab
