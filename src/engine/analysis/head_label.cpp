@@ -108,8 +108,8 @@ std::string explain(Role role, const HeadScores& s, const SentenceContext& sente
                     "spread would put there.",
                     percent(s.local.mass), s.local.window, s.local.ratio);
     case Role::delimiter:
-      return format("Tokens put %d%% of their attention on punctuation and [SEP] (%d such tokens).",
-                    percent(s.delimiter.mass), s.delimiter.keys);
+      return format("Tokens put %d%% of their attention on punctuation and [SEP] (%d such token%s).",
+                    percent(s.delimiter.mass), s.delimiter.keys, s.delimiter.keys == 1 ? "" : "s");
     case Role::cls:
       return format("Tokens put %d%% of their attention on [CLS].", percent(s.cls.mass));
     case Role::broad:

@@ -46,6 +46,7 @@ bool LabelConfig::operator==(const LabelConfig& o) const {
          local_max_band_share == o.local_max_band_share && self == o.self &&
          delimiter == o.delimiter && cls == o.cls && broad == o.broad && broad_smoothing == o.broad_smoothing &&
          syntactic_margin == o.syntactic_margin && syntactic_min_target_mass == o.syntactic_min_target_mass &&
+         syntactic_excluded_relations == o.syntactic_excluded_relations &&
          content_similarity == o.content_similarity && rare_word == o.rare_word &&
          rare_word_min_target_mass == o.rare_word_min_target_mass &&
          near_duplicate_distance == o.near_duplicate_distance && redundancy_smoothing == o.redundancy_smoothing;
@@ -96,6 +97,15 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
       case Role::syntactic:
         ok = r.number(role, path, "margin_over_baseline", 0, 1, config.syntactic_margin) &&
              r.number(role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass);
+        if (ok) {
+          const json& excluded = role.contains("excluded_relations") ? role["excluded_relations"] : json();
+          if (!excluded.is_array()) return R::failure(path + ".excluded_relations: expected an array of relation ids");
+          config.syntactic_excluded_relations.clear();
+          for (const json& rel : excluded) {
+            if (!rel.is_string()) return R::failure(path + ".excluded_relations: expected relation ids (strings)");
+            config.syntactic_excluded_relations.push_back(rel.get<std::string>());
+          }
+        }
         break;
       case Role::content_similarity:
         ok = r.number(role, path, "threshold", 0, 1, config.content_similarity);

@@ -3,6 +3,7 @@
 // paper each number comes from); the defaults below are the same numbers compiled in, so tests
 // and the CLI work without the file. A test checks that the file and the defaults agree.
 #include <string>
+#include <vector>
 
 #include "engine/result.h"
 
@@ -35,6 +36,9 @@ struct LabelConfig {
   // HeadLab's guard for argmax-based scores on one short sentence: the mean attention on the
   // predicted token must reach this, or the argmax of a near-uniform row (noise) could fire.
   float syntactic_min_target_mass = 0.3f;
+  // Relations not scored: attention to punctuation is the delimiter role (Clark et al. 2019,
+  // sec. 3.2); scoring "punct" as syntax would call every delimiter head syntactic.
+  std::vector<std::string> syntactic_excluded_relations = {"punct"};
   // content_similarity: > 0.5 of the achievable maximum (TransformerLens head detector).
   float content_similarity = 0.5f;
   // rare_word: share of rows whose argmax is the rarest token (Voita et al. 2019, sec. 5.3).

@@ -1,5 +1,7 @@
 #include "engine/analysis/syntactic.h"
 
+#include <algorithm>
+
 namespace headlab::analysis {
 namespace {
 
@@ -40,7 +42,9 @@ void score_syntactic(const Matrix& attention, const SentenceContext& sentence, c
   if (!out.evaluated) return;
   const GoldSentence& gold = *sentence.gold.sentence;
   const std::vector<int>& at = sentence.gold.input_index;
+  const auto& excluded = config.syntactic_excluded_relations;
   for (const Arc& arc : gold.arcs) {
+    if (std::find(excluded.begin(), excluded.end(), arc.relation) != excluded.end()) continue;
     RelationScore* score = nullptr;
     for (RelationScore& r : out.relations)
       if (r.relation == arc.relation_index) score = &r;

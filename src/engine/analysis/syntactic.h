@@ -7,7 +7,8 @@
 // claimed only when that accuracy beats the best fixed-offset baseline (gold.h) by the margin in
 // labels.json, and the head's mean attention on the partner reaches min_target_mass.
 // Clark et al.'s column-argmax variant (the partner is the query attending most to the word) is
-// reported alongside; on small inputs the two can disagree a lot.
+// reported alongside; on small inputs the two can disagree a lot. Relations listed in
+// labels.json "excluded_relations" (punct) are not scored.
 #include "engine/analysis/head_scores.h"
 
 namespace headlab::analysis {
