@@ -1,18 +1,22 @@
 // headlab-cli: the engine from the command line.
 //   headlab-cli forward MODEL.json   run the model on its input and print every head as JSON
 //   headlab-cli forward -            read the model file from stdin
+//   headlab-cli train [options]      train on the grammar's language, write a model + manifest
+//                                    (options: headlab-cli train --help; docs/training.md)
 // Exit status 0 on success; 1 with a one-line message on stderr for bad input; 2 for bad usage.
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cli/forward_command.h"
+#include "cli/train_command.h"
 
 namespace {
 
 int usage() {
-  std::cerr << "usage: headlab-cli forward MODEL.json|-\n";
+  std::cerr << "usage: headlab-cli forward MODEL.json|-\n       headlab-cli train [options]\n";
   return 2;
 }
 
@@ -49,5 +53,6 @@ int main(int argc, char** argv) {
     std::cout << output << "\n";
     return 0;
   }
+  if (command == "train") return headlab::cli::run_train(std::vector<std::string>(argv + 2, argv + argc));
   return usage();
 }

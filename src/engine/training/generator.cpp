@@ -73,16 +73,23 @@ class Expander {
   int word(int symbol, const Scope& scope) {
     const int category = symbol - grammar_.nonterminal_count;
     candidates_.clear();
+    float total = 0.0f;
     const std::vector<GrammarWord>& words = grammar_.words[category];
     for (std::size_t w = 0; w < words.size(); ++w) {
       bool fits = true;
       for (const auto& [feature, value] : words[w].features)
         if (scope[feature] >= 0 && scope[feature] != value) fits = false;
-      if (fits) candidates_.push_back(static_cast<int>(w));
+      if (fits) {
+        candidates_.push_back(static_cast<int>(w));
+        total += words[w].weight;
+      }
     }
     if (candidates_.empty()) return fail("no word of category " + grammar_.symbols[symbol] + " fits the features");
     if (out_.size() >= static_cast<int>(kMaxTokens)) return fail("sentence longer than the engine's token limit");
-    const GrammarWord& chosen = words[candidates_[rng_.below(static_cast<int>(candidates_.size()))]];
+    float u = rng_.uniform() * total;
+    std::size_t pick = 0;
+    while (pick + 1 < candidates_.size() && u >= words[candidates_[pick]].weight) u -= words[candidates_[pick++]].weight;
+    const GrammarWord& chosen = words[candidates_[pick]];
     out_.tokens.push_back(chosen.token);
     out_.pos.push_back(grammar_.category_pos[category]);
     out_.head.push_back(-1);

@@ -198,6 +198,11 @@ class GrammarReader {
         if (grammar.vocabulary.size() > before) grammar.vocabulary_pos.push_back(grammar.category_pos[symbol - grammar.nonterminal_count]);
         for (const auto& [name, value] : w.items()) {
           if (name == "w") continue;
+          if (name == "weight") {
+            if (!value.is_number() || value.get<double>() <= 0.0) return fail(wp + ".weight", "expected a positive number");
+            word.weight = value.get<float>();
+            continue;
+          }
           if (!value.is_string()) return fail(wp + "." + name, "expected a string value");
           int feature = 0;
           if (!feature_id(name, wp + "." + name, feature)) return false;

@@ -8,8 +8,9 @@
 // be optional ("p") or repeated ("count": probabilities of 0, 1, 2, ... copies). Features (number,
 // animacy, ...) flow top-down: an item's "set" gives the features of its child, as constants or as
 // "$name", the value of a feature of the rule's own symbol or of a variable the rule "choose"s.
-// A terminal category picks uniformly among its words whose features do not contradict the
-// constraints, which is how agreement (det/noun, subject/verb) is expressed.
+// A terminal category picks among its words whose features do not contradict the constraints
+// (in proportion to their optional "weight"), which is how agreement (det/noun, subject/verb) is
+// expressed; a word without a feature fits any value of it ("the" fits both numbers).
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ struct GrammarRule {
 
 struct GrammarWord {
   int token = 0;                                  // vocabulary id
+  float weight = 1.0f;                            // relative probability among the fitting words
   std::vector<std::pair<int, int>> features;      // (feature id, value id)
 };
 

@@ -1,5 +1,6 @@
 #include "trainer.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace headlab::training {
@@ -92,6 +93,15 @@ Document Trainer::document() const {
   Sentence s;
   if (generate_sentence(grammar_, rng, false, s, nullptr)) document.input.text = sentence_text(s, grammar_);
   return document;
+}
+
+float mean_recent_loss(const Trainer& trainer, int steps) {
+  const std::vector<float>& history = trainer.loss_history();
+  const int count = std::min<int>(steps, static_cast<int>(history.size()));
+  if (count <= 0) return 0.0f;
+  double sum = 0.0;
+  for (int i = static_cast<int>(history.size()) - count; i < static_cast<int>(history.size()); ++i) sum += history[i];
+  return static_cast<float>(sum / count);
 }
 
 }  // namespace headlab::training

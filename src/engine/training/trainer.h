@@ -74,4 +74,7 @@ class Trainer {
   std::vector<float> loss_history_;
 };
 
+// Mean training loss of the last `steps` steps (0 when nothing was trained).
+float mean_recent_loss(const Trainer& trainer, int steps);
+
 }  // namespace headlab::training

@@ -1,0 +1,300 @@
+#include "cli/train_command.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "engine/model_file.h"
+#include "engine/training/compare.h"
+#include "engine/training/evaluation.h"
+#include "engine/training/probe.h"
+#include "engine/training/trainer.h"
+
+namespace headlab::cli {
+namespace {
+
+using nlohmann::json;
+using namespace headlab::training;
+
+constexpr const char* kUsage =
+    "usage: headlab-cli train [--seed S] [--steps N] [--out assets/models/trained.json]\n"
+    "         [--layers 2] [--heads 4] [--d-model 64] [--d-ff 128] [--lr 0.002] [--batch 32]\n"
+    "         [--warmup 100] [--decay STEPS] [--objective masked|next] [--mask-rate 0.15]\n"
+    "         [--report-every 250] [--held-out 300] [--head-table] [--compare-one-head]\n";
+
+struct Options {
+  TrainerConfig config;
+  int steps = 3000;
+  std::string out = "assets/models/trained.json";
+  int report_every = 250;
+  int held_out = 300;
+  bool compare_one_head = false;
+  bool head_table = false;
+};
+
+bool parse_options(const std::vector<std::string>& args, Options& o, std::string& error) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--compare-one-head" || a == "--head-table") {
+      (a == "--head-table" ? o.head_table : o.compare_one_head) = true;
+      continue;
+    }
+    if (i + 1 >= args.size()) {
+      error = a + ": missing value";
+      return false;
+    }
+    const std::string v = args[++i];
+    char* end = nullptr;
+    const double number = std::strtod(v.c_str(), &end);
+    const bool numeric = end && *end == '\0' && !v.empty();
+    const auto integer = [&](int& out) {
+      if (!numeric || number != std::floor(number) || std::fabs(number) > 1e9) return false;
+      out = static_cast<int>(number);
+      return true;
+    };
+    Architecture& arch = o.config.architecture;
+    int seed = 0;
+    bool ok = true;
+    if (a == "--seed") ok = integer(seed) && seed >= 0, o.config.seed = static_cast<std::uint32_t>(seed);
+    else if (a == "--steps") ok = integer(o.steps) && o.steps >= 0;
+    else if (a == "--out") o.out = v;
+    else if (a == "--layers") ok = integer(arch.layer_count);
+    else if (a == "--heads") ok = integer(arch.head_count);
+    else if (a == "--d-model") ok = integer(arch.d_model);
+    else if (a == "--d-ff") ok = integer(arch.d_ff);
+    else if (a == "--batch") ok = integer(o.config.batch_size);
+    else if (a == "--warmup") ok = integer(o.config.warmup_steps);
+    else if (a == "--decay") ok = integer(o.config.decay_steps);
+    else if (a == "--report-every") ok = integer(o.report_every) && o.report_every > 0;
+    else if (a == "--held-out") ok = integer(o.held_out) && o.held_out > 0;
+    else if (a == "--lr") ok = numeric, o.config.learning_rate = static_cast<float>(number);
+    else if (a == "--mask-rate") ok = numeric, o.config.masking.mask_rate = static_cast<float>(number);
+    else if (a == "--objective") {
+      ok = v == "masked" || v == "next";
+      o.config.objective = v == "next" ? Objective::next_token : Objective::masked_token;
+      arch.causal = v == "next";
+    } else {
+      error = a + ": unknown option";
+      return false;
+    }
+    if (!ok) {
+      error = a + ": bad value \"" + v + "\"";
+      return false;
+    }
+  }
+  return true;
+}
+
+json best_json(const BestHead& b, const std::string& relation, bool control) {
+  return {{"relation", relation}, {"layer", b.layer}, {"head", b.head},
+          {"direction", b.direction == kDependentToHead ? "dependent->head" : "head->dependent"},
+          {"accuracy", b.accuracy}, {"baseline", b.baseline}, {"baseline_offset", b.baseline_offset},
+          {"control", control}};
+}
+
+// Held-out snapshot: best head per relation, the previous-token head, delimiter and [CLS] heads.
+json snapshot(const Model& model, const Grammar& grammar, const std::vector<Sentence>& sentences, int step,
+              float train_loss, const TrainerConfig& config) {
+  const ArcReport report = arc_report(evaluate_sentences(model, grammar, sentences), grammar);
+  json relations = json::array();
+  for (std::size_t r = 0; r < report.relations.size(); ++r)
+    relations.push_back(best_json(best_head(report, static_cast<int>(r)), report.relations[r], report.control[r]));
+  const BestHead previous = best_previous_token_head(report);
+  float delimiter = 0, cls = 0;
+  int delimiter_head = 0, cls_head = 0;
+  for (std::size_t h = 0; h < report.heads.size(); ++h) {
+    if (report.heads[h].delimiter > delimiter) delimiter = report.heads[h].delimiter, delimiter_head = static_cast<int>(h);
+    if (report.heads[h].cls > cls) cls = report.heads[h].cls, cls_head = static_cast<int>(h);
+  }
+  const int heads_per_layer = static_cast<int>(report.heads.size() / std::max<std::size_t>(1, model.layers.size()));
+  const auto head_json = [&](int index, float score) {
+    return json{{"layer", index / heads_per_layer}, {"head", index % heads_per_layer}, {"score", score}};
+  };
+  return {{"step", step},
+          {"train_loss", train_loss},
+          {"held_out_loss", held_out_loss(model, grammar, sentences, config.objective, config.masking, config.seed)},
+          {"relations", relations},
+          {"previous_token", {{"layer", previous.layer}, {"head", previous.head}, {"mean_attention", previous.accuracy},
+                              {"argmax_share", report.heads[previous.layer * heads_per_layer + previous.head].previous_argmax}}},
+          {"delimiter", head_json(delimiter_head, delimiter)},
+          {"cls", head_json(cls_head, cls)}};
+}
+
+// Every head's arc accuracy per relation (dependent->head / head->dependent) and positional scores.
+void print_head_table(const Model& model, const Grammar& grammar, const std::vector<Sentence>& sentences) {
+  const ArcReport report = arc_report(evaluate_sentences(model, grammar, sentences), grammar);
+  std::printf("head   prev  next  self   cls  delim");
+  for (const std::string& r : report.relations) std::printf("  %9s", r.c_str());
+  std::printf("\nbaseline                         ");
+  for (const RelationBaseline& b : report.baselines) std::printf("  %.2f/%.2f", b.accuracy[0], b.accuracy[1]);
+  std::printf("\n");
+  for (const HeadScores& h : report.heads) {
+    std::printf("L%dH%d  %.2f  %.2f  %.2f  %.2f  %.2f ", h.layer, h.head, h.previous_token, h.next_token, h.self,
+                h.cls, h.delimiter);
+    for (std::size_t r = 0; r < report.relations.size(); ++r)
+      std::printf("  %.2f/%.2f", h.arc_accuracy[0][r], h.arc_accuracy[1][r]);
+    std::printf("\n");
+  }
+}
+
+void print_snapshot(const json& s) {
+  std::printf("step %5d  loss %.3f (held-out %.3f)  prev-token L%dH%d %.2f", s["step"].get<int>(),
+              s["train_loss"].get<float>(), s["held_out_loss"].get<float>(), s["previous_token"]["layer"].get<int>(),
+              s["previous_token"]["head"].get<int>(), s["previous_token"]["mean_attention"].get<float>());
+  for (const json& r : s["relations"])
+    std::printf("  %s L%dH%d %.2f/%.2f", r["relation"].get<std::string>().c_str(), r["layer"].get<int>(),
+                r["head"].get<int>(), r["accuracy"].get<float>(), r["baseline"].get<float>());
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+// Rounds every floating-point number to `digits` significant digits (keeps model files small).
+void round_numbers(json& value, int digits) {
+  if (value.is_number_float()) {
+    const double v = value.get<double>();
+    if (v != 0.0 && std::isfinite(v)) {
+      const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
+      value = std::round(v * scale) / scale;
+    }
+  } else if (value.is_array() || value.is_object()) {
+    for (json& child : value) round_numbers(child, digits);
+  }
+}
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  return static_cast<bool>(file);
+}
+
+std::string manifest_path(const std::string& model_path) {
+  const std::string suffix = ".json";
+  if (model_path.size() > suffix.size() && model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return model_path.substr(0, model_path.size() - suffix.size()) + ".manifest.json";
+  return model_path + ".manifest.json";
+}
+
+int compare_one_head(const Options& o, const Grammar& grammar) {
+  Result<HeadComparison> comparison = make_head_comparison(o.config, grammar);
+  if (!comparison.ok()) {
+    std::cerr << "headlab-cli: " << comparison.error() << "\n";
+    return 1;
+  }
+  HeadComparison& c = comparison.value();
+  const int chunk = std::max(1, o.report_every);
+  std::printf("step   loss %d heads x %d   loss 1 head x %d\n", o.config.architecture.head_count,
+              c.many.model().layers[0].d_k, c.one.model().layers[0].d_k);
+  for (int done = 0; done < o.steps;) {
+    const int n = std::min(chunk, o.steps - done);
+    step_comparison(c, n);
+    done += n;
+    std::printf("%5d   %.4f            %.4f\n", done, mean_recent_loss(c.many, n), mean_recent_loss(c.one, n));
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_train(const std::vector<std::string>& args) {
+  for (const std::string& a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+  Options o;
+  std::string error;
+  if (!parse_options(args, o, error)) {
+    std::cerr << "headlab-cli train: " << error << "\n" << kUsage;
+    return 2;
+  }
+  Result<Grammar> grammar = load_grammar();
+  if (!grammar.ok()) {
+    std::cerr << "headlab-cli: " << grammar.error() << "\n";
+    return 1;
+  }
+  if (o.compare_one_head) return compare_one_head(o, grammar.value());
+  Result<Trainer> created = Trainer::create(o.config, grammar.value());
+  if (!created.ok()) {
+    std::cerr << "headlab-cli: " << created.error() << "\n";
+    return 1;
+  }
+  Trainer& trainer = created.value();
+  const std::vector<Sentence> held_out =
+      held_out_sentences(grammar.value(), o.config.seed, o.held_out, o.config.architecture.special_tokens);
+
+  json emergence = json::array();
+  double training_seconds = 0.0;
+  for (int done = 0;;) {
+    const float recent = done == 0 ? 0.0f : mean_recent_loss(trainer, std::min(done, 50));
+    emergence.push_back(snapshot(trainer.model(), grammar.value(), held_out, done, recent, o.config));
+    print_snapshot(emergence.back());
+    if (done >= o.steps) break;
+    const int n = std::min(o.report_every - done % o.report_every, o.steps - done);
+    const auto start = std::chrono::steady_clock::now();
+    trainer.step(n);
+    training_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    done += n;
+  }
+
+  // The model file, rounded to 5 significant digits, then re-read so the manifest describes the
+  // file exactly as shipped.
+  json model_json = json::parse(serialize_model_file(trainer.document()), nullptr, false);
+  round_numbers(model_json, 5);
+  const std::string model_text = model_json.dump();
+  Result<Document> reloaded = parse_model_file(model_text);
+  if (!reloaded.ok()) {
+    std::cerr << "headlab-cli: the written model does not parse: " << reloaded.error() << "\n";
+    return 1;
+  }
+  json final_snapshot = snapshot(reloaded.value().model, grammar.value(), held_out, o.steps,
+                                 mean_recent_loss(trainer, std::min(o.steps, 50)), o.config);
+  if (o.head_table) print_head_table(reloaded.value().model, grammar.value(), held_out);
+  // Probes of every head (Hewitt & Liang 2019) on the shipped model.
+  ProbeConfig probe_config;
+  probe_config.seed = o.config.seed;
+  json probes = json::array();
+  std::printf("probe  POS acc/control/selectivity   relation acc/control/selectivity\n");
+  for (const HeadProbe& p : probe_heads(reloaded.value().model, grammar.value(), probe_config)) {
+    std::printf("L%dH%d   %.2f / %.2f / %+.2f          %.2f / %.2f / %+.2f\n", p.layer, p.head, p.pos_accuracy,
+                p.pos_control_accuracy, p.pos_selectivity, p.relation_accuracy, p.relation_control_accuracy,
+                p.relation_selectivity);
+    probes.push_back({{"layer", p.layer}, {"head", p.head}, {"pos_accuracy", p.pos_accuracy},
+                      {"pos_control_accuracy", p.pos_control_accuracy}, {"pos_selectivity", p.pos_selectivity},
+                      {"relation_accuracy", p.relation_accuracy}, {"relation_control_accuracy", p.relation_control_accuracy},
+                      {"relation_selectivity", p.relation_selectivity}});
+  }
+  const TrainerConfig& c = o.config;
+  const Architecture& a = c.architecture;
+  json manifest = {
+      {"format", "headlab-training-manifest"},
+      {"model", o.out.substr(o.out.find_last_of('/') + 1)},
+      {"command", "headlab-cli train --seed " + std::to_string(c.seed) + " --steps " + std::to_string(o.steps)},
+      {"seed", c.seed},
+      {"steps", o.steps},
+      {"config", {{"layers", a.layer_count}, {"heads", a.head_count}, {"d_model", a.d_model}, {"d_ff", a.d_ff},
+                  {"norm", a.norm == Norm::post ? "post" : a.norm == Norm::pre ? "pre" : "none"},
+                  {"objective", c.objective == Objective::masked_token ? "masked" : "next"},
+                  {"mask_rate", c.masking.mask_rate}, {"batch_size", c.batch_size},
+                  {"learning_rate", c.learning_rate}, {"warmup_steps", c.warmup_steps}, {"decay_steps", c.decay_steps}}},
+      {"final_loss", final_snapshot["train_loss"]},
+      {"held_out_loss", final_snapshot["held_out_loss"]},
+      {"held_out_sentences", static_cast<int>(held_out.size())},
+      {"wall_time_seconds", training_seconds},
+      {"steps_per_second", training_seconds > 0 ? o.steps / training_seconds : 0.0},
+      {"final", final_snapshot},
+      {"probes", probes},
+      {"emergence", emergence}};
+  round_numbers(manifest, 4);
+  if (!write_file(o.out, model_text) || !write_file(manifest_path(o.out), manifest.dump(2) + "\n")) {
+    std::cerr << "headlab-cli: cannot write " << o.out << "\n";
+    return 1;
+  }
+  std::printf("wrote %s (%zu bytes) and %s; %.1f s of training, %.1f steps/s\n", o.out.c_str(), model_text.size(),
+              manifest_path(o.out).c_str(), training_seconds, training_seconds > 0 ? o.steps / training_seconds : 0.0);
+  return 0;
+}
+
+}  // namespace headlab::cli
