@@ -3,6 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "app/actions.h"
+#include "app/lesson_runner.h"
+#include "app/matrix_actions.h"
+#include "app/model_actions.h"
 #include "app/state_json.h"
 #include "engine/analysis/importance.h"
 #include "engine/model_file.h"
@@ -129,6 +132,107 @@ json dispatch(Controller& controller, const json& request) {
       if (e.empty()) s.dirty = true;
       return e;
     }));
+  }
+  if (op == "reset") return from_edit(controller.apply([](AppState& s) {
+    s.document = default_document();
+    return std::string();
+  }));
+  if (op == "setSpecialTokens" || op == "setCausal") {
+    if (!request.contains("on") || !request["on"].is_boolean()) return failure("on: expected true or false");
+    const bool on = request["on"].get<bool>();
+    return from_edit(controller.apply([&](AppState& s) { return op == "setCausal" ? set_causal(s, on) : set_special_tokens(s, on); }));
+  }
+  if (op == "setHeadDim") {
+    int layer = 0, d_k = 0, d_v = 0;
+    if (!int_field(request, "layer", layer, error) || !int_field(request, "d_k", d_k, error)) return failure(error);
+    d_v = d_k;
+    if (request.contains("d_v") && !int_field(request, "d_v", d_v, error)) return failure(error);
+    return from_edit(controller.apply([&](AppState& s) { return set_head_dim(s, layer, d_k, d_v); }));
+  }
+  if (op == "setDModel") {
+    int d_model = 0;
+    if (!int_field(request, "d_model", d_model, error)) return failure(error);
+    return from_edit(controller.apply([&](AppState& s) { return set_d_model(s, d_model); }));
+  }
+  if (op == "setLayerOptions") {
+    int layer = 0;
+    if (!int_field(request, "layer", layer, error)) return failure(error);
+    const auto& layers = controller.state().document.model.layers;
+    if (layer < 0 || layer >= static_cast<int>(layers.size())) return failure("layer " + std::to_string(layer) + " does not exist");
+    const Layer& current = layers[layer];
+    const bool residual = request.contains("residual") && request["residual"].is_boolean() ? request["residual"].get<bool>() : current.residual;
+    const bool ffn = request.contains("ffn") && request["ffn"].is_boolean() ? request["ffn"].get<bool>() : current.has_ffn;
+    Norm norm = current.norm;
+    if (request.contains("norm")) {
+      const std::string name = request["norm"].is_string() ? request["norm"].get<std::string>() : "";
+      if (name == "none") norm = Norm::none;
+      else if (name == "pre") norm = Norm::pre;
+      else if (name == "post") norm = Norm::post;
+      else return failure("norm: expected \"none\", \"pre\" or \"post\"");
+    }
+    return from_edit(controller.apply([&](AppState& s) { return set_layer_options(s, layer, residual, norm, ffn); }));
+  }
+  if (op == "zeroOutputBlock" || op == "zeroOutputBlockAll") {
+    int layer = 0, head = -1;
+    if (!int_field(request, "layer", layer, error)) return failure(error);
+    if (op == "zeroOutputBlock" && !int_field(request, "head", head, error)) return failure(error);
+    return from_edit(controller.apply([&](AppState& s) { return zero_output_block(s, layer, head); }));
+  }
+  if (op == "scaleLine") {
+    int layer = 0, head = 0, index = 0;
+    if (!int_field(request, "layer", layer, error) || !int_field(request, "index", index, error)) return failure(error);
+    if (request.contains("head") && !int_field(request, "head", head, error)) return failure(error);
+    WeightMatrix which;
+    if (!request.contains("which") || !request["which"].is_string() ||
+        !weight_matrix_from_string(request["which"].get<std::string>(), which))
+      return failure("which: expected \"W_Q\", \"W_K\", \"W_V\" or \"W_O\"");
+    const std::string axis = request.value("axis", std::string("row"));
+    if (axis != "row" && axis != "column") return failure("axis: expected \"row\" or \"column\"");
+    if (!request.contains("factor") || !request["factor"].is_number()) return failure("factor: expected a number");
+    const double factor = request["factor"].get<double>();
+    return from_edit(controller.apply([&](AppState& s) {
+      return scale_line(s, {layer, head, which}, axis == "row" ? Axis::row : Axis::column, index, factor);
+    }));
+  }
+  // Lessons.
+  if (op == "startLesson") {
+    int lesson = 0, step = 0;
+    if (!int_field(request, "lesson", lesson, error)) return failure(error);
+    if (request.contains("step") && !int_field(request, "step", step, error)) return failure(error);
+    return from_edit(start_step(controller, lesson, step));
+  }
+  if (op == "showMe") return from_edit(show_me(controller));
+  if (op == "nextStep") return from_edit(next_step(controller));
+  if (op == "previousStep") return from_edit(previous_step(controller));
+  if (op == "resetStep") return from_edit(reset_step(controller));
+  if (op == "leaveLesson") {
+    leave_lesson(controller);
+    return success();
+  }
+  if (op == "resumeLesson") return from_edit(resume_lesson(controller));
+  if (op == "hint") {
+    reveal_hint(controller);
+    return success();
+  }
+  if (op == "setLanguage") {
+    const std::string language = request.value("language", std::string());
+    if (language != "en" && language != "zh") return failure("language: expected \"en\" or \"zh\"");
+    set_language(controller, language == "zh" ? Language::zh : Language::en);
+    return success();
+  }
+  if (op == "resetProgress") {
+    reset_progress(controller);
+    return success();
+  }
+  if (op == "lessons") {
+    json list = json::array();
+    if (controller.state().lessons)
+      for (const lessons::Lesson& lesson : *controller.state().lessons) {
+        json steps = json::array();
+        for (const lessons::Step& step : lesson.steps) steps.push_back(step.id);
+        list.push_back({{"id", lesson.id}, {"title", lesson.title.en}, {"title_zh", lesson.title.zh}, {"steps", steps}});
+      }
+    return success(list);
   }
   if (op == "exportModel") return success(serialize_model_file(controller.state().document));
   if (op == "loadModel") {

@@ -19,12 +19,30 @@ void recompute(AppState& state, const Lexicon& lexicon) {
   }
   analysis::analyze(state.document.model, state.input.tokens, state.trace, *state.analysis_resources,
                     state.analysis_options, state.analysis);
+  if (!state.lessons) {
+    Result<LessonList> loaded = lessons::load_lessons();
+    if (!loaded.ok()) push_notice(state, NoticeLevel::error, "Lessons could not be loaded: " + loaded.error());
+    state.lessons = std::make_shared<const LessonList>(loaded.ok() ? std::move(loaded).value() : LessonList{});
+  }
+  update_goal(state);
   Selection& s = state.selection;
   const int layers = static_cast<int>(state.document.model.layers.size());
   s.layer = std::clamp(s.layer, 0, layers - 1);
   s.head = std::clamp(s.head, 0, state.document.model.layers[s.layer].head_count() - 1);
   state.dirty = false;
   ++state.revision;
+}
+
+void update_goal(AppState& state) {
+  LessonProgress& p = state.progress;
+  p.goal_met = false;
+  if (!state.lessons || p.lesson < 0 || p.lesson >= static_cast<int>(state.lessons->size())) return;
+  const lessons::Lesson& lesson = (*state.lessons)[p.lesson];
+  if (p.step < 0 || p.step >= static_cast<int>(lesson.steps.size())) return;
+  const lessons::Step& step = lesson.steps[p.step];
+  const lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis};
+  p.goal_met = lessons::goal_met(step.goal, view);
+  if (p.goal_met) p.completed.insert(step_key(lesson, step));
 }
 
 void push_notice(AppState& state, NoticeLevel level, std::string text) {

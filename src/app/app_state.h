@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/lesson_progress.h"
 #include "engine/analysis/analysis.h"
 #include "engine/document.h"
 #include "engine/forward.h"
@@ -34,6 +35,9 @@ struct AppState {
   // Thresholds and gold parses (assets/labels.json, assets/sentences.json), loaded by the first
   // recompute; shared so copies of the state do not copy the corpus. Tests may set it first.
   std::shared_ptr<const analysis::Resources> analysis_resources;
+  // Lessons (assets/lessons), loaded by the first recompute, and the learner's progress in them.
+  std::shared_ptr<const LessonList> lessons;
+  LessonProgress progress;
   Selection selection;
   std::vector<Notice> notices;  // newest last; the UI shows and dismisses them
   std::uint64_t revision = 0;   // bumps whenever the trace was recomputed
@@ -42,6 +46,9 @@ struct AppState {
 
 // Recomputes input, trace and analysis when the document changed. Cheap when clean.
 void recompute(AppState& state, const Lexicon& lexicon);
+
+// Evaluates the current lesson step's goal (progress.goal_met) and records completion.
+void update_goal(AppState& state);
 
 // Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.
 void push_notice(AppState& state, NoticeLevel level, std::string text);

@@ -27,6 +27,10 @@ class Controller {
   // Changes that are not model edits (selection): no undo step.
   std::string apply_without_history(const Edit& edit);
 
+  // Lesson progress is not part of the document: moving between steps records no undo step.
+  LessonProgress& progress() { return state_.progress; }
+  void refresh_goal() { update_goal(state_); }
+
   bool can_undo() const { return !undo_.empty(); }
   bool can_redo() const { return !redo_.empty(); }
   bool undo();

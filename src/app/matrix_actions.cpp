@@ -72,4 +72,17 @@ std::string set_matrix(AppState& state, const MatrixRef& ref, const Matrix& valu
   return {};
 }
 
+std::string zero_output_block(AppState& state, int layer, int head) {
+  auto& layers = state.document.model.layers;
+  if (layer < 0 || layer >= static_cast<int>(layers.size())) return "layer " + std::to_string(layer) + " does not exist";
+  Layer& l = layers[layer];
+  if (head == -1) {
+    l.W_O.setZero();
+    return {};
+  }
+  if (head < 0 || head >= l.head_count()) return "head " + std::to_string(head) + " does not exist";
+  l.W_O.middleRows(head * l.d_v, l.d_v).setZero();
+  return {};
+}
+
 }  // namespace headlab::app

@@ -22,5 +22,7 @@ std::string scale_line(AppState& state, const MatrixRef& ref, Axis axis, int ind
 // Writes `values` into a row or column (lengths must match); used for zero and paste.
 std::string set_line(AppState& state, const MatrixRef& ref, Axis axis, int index, const std::vector<float>& values);
 std::string set_matrix(AppState& state, const MatrixRef& ref, const Matrix& values);
+// Zeroes head `head`'s rows of W_O (all rows when head is -1): the head no longer reaches the output.
+std::string zero_output_block(AppState& state, int layer, int head);
 
 }  // namespace headlab::app

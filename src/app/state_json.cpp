@@ -85,6 +85,21 @@ std::string state_json(const AppState& state) {
   }
   out["layers"] = std::move(layers);
   out["gold"] = analysis::gold_json(analysis.gold);
+  {
+    const LessonProgress& p = state.progress;
+    json completed = json::array();
+    for (const std::string& key : p.completed) completed.push_back(key);
+    json lesson = {{"index", p.lesson}, {"step", p.step}, {"goal_met", p.goal_met}, {"hints_shown", p.hints_shown},
+                   {"completed", std::move(completed)}, {"language", p.language == Language::zh ? "zh" : "en"},
+                   {"paused_lesson", p.paused_lesson}, {"count", state.lessons ? state.lessons->size() : 0}};
+    if (state.lessons && p.lesson >= 0 && p.lesson < static_cast<int>(state.lessons->size())) {
+      const lessons::Lesson& l = (*state.lessons)[p.lesson];
+      lesson["id"] = l.id;
+      lesson["step_id"] = l.steps[p.step].id;
+      lesson["step_count"] = l.steps.size();
+    }
+    out["lesson"] = std::move(lesson);
+  }
   json notices = json::array();
   for (const Notice& n : state.notices) notices.push_back({{"level", notice_level(n.level)}, {"text", n.text}});
   out["notices"] = std::move(notices);

@@ -39,14 +39,8 @@ void draw_concat_view(PanelContext& context, float width, float height) {
     ImGui::Text("Z_%d%s", i, model_layer.heads[i].pruned ? " (pruned)" : "");
     matrix_view("z", lt.heads[i].Z, ImVec2(unit * model_layer.d_v, block_h), scale, &hr, &hc);
     if (hr >= 0) ImGui::SetTooltip("Z_%d[%s][%d] = %.4f", i, context.tokens[hr].c_str(), hc, lt.heads[i].Z(hr, hc));
-    if (ImGui::SmallButton("zero W_O block")) {
-      const int d_v = model_layer.d_v;
-      context.controller.apply([layer, i, d_v](app::AppState& s) {
-        Matrix W_O = s.document.model.layers[layer].W_O;
-        W_O.middleRows(i * d_v, d_v).setZero();
-        return app::set_matrix(s, {layer, 0, app::WeightMatrix::W_O}, W_O);
-      });
-    }
+    if (ImGui::SmallButton("zero W_O block"))
+      context.controller.apply([layer, i](app::AppState& s) { return app::zero_output_block(s, layer, i); });
     item_tooltip("Set this head's rows of W_O to zero: the head still computes Z_i, but the output no longer "
                  "uses it. Undo with Ctrl+Z.");
     ImGui::PopID();

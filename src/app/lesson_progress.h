@@ -1,0 +1,35 @@
+#pragma once
+// Where the learner is in the lessons and what they completed. Part of the saved state.
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lessons/lesson.h"
+
+namespace headlab::app {
+
+enum class Language { en, zh };
+
+struct LessonProgress {
+  int lesson = -1;  // index into the lesson list; -1 = free play
+  int step = 0;
+  bool goal_met = false;       // the current step's goal holds right now
+  int hints_shown = 0;         // hints revealed for the current step
+  int paused_lesson = -1;      // the lesson left for free play, to come back to
+  int paused_step = 0;
+  std::set<std::string> completed;  // "lesson-id/step-id"
+  Language language = Language::en;
+};
+
+using LessonList = std::vector<lessons::Lesson>;
+
+inline std::string step_key(const lessons::Lesson& lesson, const lessons::Step& step) {
+  return lesson.id + "/" + step.id;
+}
+
+inline const std::string& localized(const LocalizedText& text, Language language) {
+  return language == Language::zh ? text.zh : text.en;
+}
+
+}  // namespace headlab::app

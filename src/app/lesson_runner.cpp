@@ -1,0 +1,113 @@
+#include "app/lesson_runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include "app/api.h"
+
+namespace headlab::app {
+namespace {
+
+const LessonList& lesson_list(const Controller& controller) {
+  static const LessonList kEmpty;
+  return controller.state().lessons ? *controller.state().lessons : kEmpty;
+}
+
+// Runs each request; stops at the first refusal and reports it.
+std::string run_requests(Controller& controller, const nlohmann::json& requests) {
+  for (const auto& request : requests) {
+    const auto response = nlohmann::json::parse(handle_request(controller, request.dump()), nullptr, false);
+    if (response.is_discarded() || !response.value("ok", false))
+      return "lesson step: \"" + request.value("op", std::string("?")) + "\" failed: " +
+             (response.is_discarded() ? std::string("bad response") : response.value("error", std::string("?")));
+  }
+  return {};
+}
+
+}  // namespace
+
+std::string start_step(Controller& controller, int lesson, int step) {
+  const LessonList& lessons = lesson_list(controller);
+  if (lesson < 0 || lesson >= static_cast<int>(lessons.size())) return "lesson " + std::to_string(lesson) + " does not exist";
+  if (step < 0 || step >= static_cast<int>(lessons[lesson].steps.size()))
+    return "step " + std::to_string(step) + " does not exist in lesson " + lessons[lesson].id;
+  LessonProgress& p = controller.progress();
+  p.lesson = lesson;
+  p.step = step;
+  p.hints_shown = 0;
+  const std::string error = run_requests(controller, lessons[lesson].steps[step].setup);
+  controller.refresh_goal();
+  return error;
+}
+
+std::string show_me(Controller& controller) {
+  const LessonProgress& p = controller.state().progress;
+  const LessonList& lessons = lesson_list(controller);
+  if (p.lesson < 0 || p.lesson >= static_cast<int>(lessons.size())) return "no lesson is open";
+  const std::string error = run_requests(controller, lessons[p.lesson].steps[p.step].solution);
+  controller.refresh_goal();
+  return error;
+}
+
+std::string reset_step(Controller& controller) {
+  const LessonProgress& p = controller.state().progress;
+  if (p.lesson < 0) return "no lesson is open";
+  return start_step(controller, p.lesson, p.step);
+}
+
+std::string next_step(Controller& controller) {
+  const LessonProgress& p = controller.state().progress;
+  const LessonList& lessons = lesson_list(controller);
+  if (p.lesson < 0) return "no lesson is open";
+  if (p.step + 1 < static_cast<int>(lessons[p.lesson].steps.size())) return start_step(controller, p.lesson, p.step + 1);
+  if (p.lesson + 1 < static_cast<int>(lessons.size())) return start_step(controller, p.lesson + 1, 0);
+  controller.progress().lesson = -1;  // the last step of the last lesson: back to free play
+  return {};
+}
+
+std::string previous_step(Controller& controller) {
+  const LessonProgress& p = controller.state().progress;
+  const LessonList& lessons = lesson_list(controller);
+  if (p.lesson < 0) return "no lesson is open";
+  if (p.step > 0) return start_step(controller, p.lesson, p.step - 1);
+  if (p.lesson > 0) return start_step(controller, p.lesson - 1, static_cast<int>(lessons[p.lesson - 1].steps.size()) - 1);
+  return {};
+}
+
+void leave_lesson(Controller& controller) {
+  LessonProgress& p = controller.progress();
+  if (p.lesson < 0) return;
+  p.paused_lesson = p.lesson;
+  p.paused_step = p.step;
+  p.lesson = -1;
+  p.goal_met = false;
+}
+
+std::string resume_lesson(Controller& controller) {
+  LessonProgress& p = controller.progress();
+  if (p.paused_lesson < 0) return "there is no lesson to come back to";
+  // The learner's free-play edits stay: only the position in the lesson is restored.
+  p.lesson = p.paused_lesson;
+  p.step = p.paused_step;
+  p.paused_lesson = -1;
+  controller.refresh_goal();
+  return {};
+}
+
+void reveal_hint(Controller& controller) {
+  LessonProgress& p = controller.progress();
+  const LessonList& lessons = lesson_list(controller);
+  if (p.lesson < 0 || p.lesson >= static_cast<int>(lessons.size())) return;
+  const int available = static_cast<int>(lessons[p.lesson].steps[p.step].hints.size());
+  if (p.hints_shown < available) ++p.hints_shown;
+}
+
+void set_language(Controller& controller, Language language) { controller.progress().language = language; }
+
+void reset_progress(Controller& controller) {
+  LessonProgress& p = controller.progress();
+  const Language language = p.language;
+  p = LessonProgress{};
+  p.language = language;
+}
+
+}  // namespace headlab::app

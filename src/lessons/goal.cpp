@@ -1,0 +1,200 @@
+#include "lessons/goal.h"
+
+#include <cmath>
+#include <cstdlib>
+
+#include "engine/embedding.h"
+
+namespace headlab::lessons {
+namespace {
+
+using nlohmann::json;
+
+struct KindName {
+  const char* name;
+  GoalKind kind;
+};
+constexpr KindName kKinds[] = {{"label", GoalKind::label},       {"attention", GoalKind::attention},
+                               {"score", GoalKind::score},       {"distance", GoalKind::distance},
+                               {"head_count", GoalKind::head_count}, {"pruned", GoalKind::pruned},
+                               {"weight", GoalKind::weight},     {"d_k", GoalKind::d_k},
+                               {"output_block", GoalKind::output_block},
+                               {"all", GoalKind::all},           {"any", GoalKind::any},
+                               {"not", GoalKind::negation}};
+
+bool within(double v, const Goal& g) { return std::isfinite(v) && v >= g.min && v <= g.max; }
+
+// Token index by text (first occurrence, case-sensitive, then case-insensitive) or by number.
+int find_token(const Tokens& tokens, const std::string& name) {
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (tokens[i].text == name) return static_cast<int>(i);
+  for (std::size_t i = 0; i < tokens.size(); ++i)
+    if (tokens[i].key == name) return static_cast<int>(i);
+  char* end = nullptr;
+  const long index = std::strtol(name.c_str(), &end, 10);
+  if (!name.empty() && *end == '\0' && index >= 0 && index < static_cast<long>(tokens.size())) return static_cast<int>(index);
+  return -1;
+}
+
+// Calls f(head) for the goal's head, or for every head when head == -1; true if any returns true.
+template <class F>
+bool some_head(const Goal& g, const GoalView& v, F f) {
+  if (g.layer < 0 || g.layer >= static_cast<int>(v.model.layers.size())) return false;
+  const int count = v.model.layers[g.layer].head_count();
+  if (g.head >= 0) return g.head < count && f(g.head);
+  for (int h = 0; h < count; ++h)
+    if (f(h)) return true;
+  return false;
+}
+
+bool label_matches(const std::string& wanted, const std::string& actual) {
+  if (wanted == actual) return true;
+  return wanted == "syntactic" && actual.rfind("syntactic:", 0) == 0;
+}
+
+}  // namespace
+
+Result<Goal> parse_goal(const json& value, const std::string& path) {
+  using R = Result<Goal>;
+  if (!value.is_object() || !value.contains("kind") || !value["kind"].is_string())
+    return R::failure(path + ": expected an object with a \"kind\"");
+  Goal g;
+  const std::string kind = value["kind"].get<std::string>();
+  bool known = false;
+  for (const KindName& k : kKinds)
+    if (kind == k.name) {
+      g.kind = k.kind;
+      known = true;
+    }
+  if (!known) return R::failure(path + ".kind: unknown goal kind \"" + kind + "\"");
+  const auto integer = [&](const char* key, int& out) {
+    if (value.contains(key) && value[key].is_number_integer()) out = value[key].get<int>();
+  };
+  const auto text = [&](const char* key, std::string& out) {
+    if (value.contains(key) && value[key].is_string()) out = value[key].get<std::string>();
+    else if (value.contains(key) && value[key].is_number_integer()) out = std::to_string(value[key].get<int>());
+  };
+  integer("layer", g.layer);
+  integer("head", g.head);
+  integer("head_a", g.head);
+  integer("head_b", g.head_b);
+  integer("col", g.col);
+  text("label", g.label);
+  text("role", g.role);
+  text("from", g.from);
+  text("to", g.to);
+  text("matrix", g.matrix);
+  text("row", g.row);
+  for (const char* key : {"min", "min_score"})
+    if (value.contains(key) && value[key].is_number()) g.min = value[key].get<double>();
+  if (value.contains("max") && value["max"].is_number()) g.max = value["max"].get<double>();
+  if (g.kind == GoalKind::all || g.kind == GoalKind::any) {
+    if (!value.contains("goals") || !value["goals"].is_array() || value["goals"].empty())
+      return R::failure(path + ".goals: expected a non-empty array");
+    for (std::size_t i = 0; i < value["goals"].size(); ++i) {
+      Result<Goal> child = parse_goal(value["goals"][i], path + ".goals[" + std::to_string(i) + "]");
+      if (!child.ok()) return child;
+      g.goals.push_back(std::move(child).value());
+    }
+  }
+  if (g.kind == GoalKind::negation) {
+    if (!value.contains("goal")) return R::failure(path + ".goal: missing");
+    Result<Goal> child = parse_goal(value["goal"], path + ".goal");
+    if (!child.ok()) return child;
+    g.goals.push_back(std::move(child).value());
+  }
+  // Required fields per kind.
+  if (g.kind == GoalKind::label && g.label.empty()) return R::failure(path + ".label: missing");
+  if (g.kind == GoalKind::score) {
+    analysis::Role role;
+    if (!analysis::role_from_id(g.role, role)) return R::failure(path + ".role: unknown role \"" + g.role + "\"");
+  }
+  if (g.kind == GoalKind::attention && (g.from.empty() || g.to.empty())) return R::failure(path + ": needs \"from\" and \"to\"");
+  if (g.kind == GoalKind::distance && (g.head < 0 || g.head_b < 0)) return R::failure(path + ": needs head_a and head_b");
+  if (g.kind == GoalKind::weight && (g.matrix.empty() || g.row.empty())) return R::failure(path + ": needs matrix and row");
+  if (g.kind == GoalKind::output_block && g.head < 0) return R::failure(path + ".head: needs a head");
+  if (g.kind == GoalKind::label) {
+    analysis::Role role;
+    const bool ok = g.label == "syntactic" || g.label == analysis::kMixedLabel || g.label.rfind("syntactic:", 0) == 0 ||
+                    analysis::role_from_id(g.label, role);
+    if (!ok) return R::failure(path + ".label: unknown label \"" + g.label + "\"");
+  }
+  return g;
+}
+
+bool goal_met(const Goal& g, const GoalView& v) {
+  const auto& layers = v.analysis.layers;
+  const bool layer_ok = g.layer >= 0 && g.layer < static_cast<int>(v.model.layers.size()) &&
+                        g.layer < static_cast<int>(layers.size()) && g.layer < static_cast<int>(v.trace.layers.size());
+  switch (g.kind) {
+    case GoalKind::all:
+      for (const Goal& c : g.goals)
+        if (!goal_met(c, v)) return false;
+      return true;
+    case GoalKind::any:
+      for (const Goal& c : g.goals)
+        if (goal_met(c, v)) return true;
+      return false;
+    case GoalKind::negation: return !g.goals.empty() && !goal_met(g.goals[0], v);
+    case GoalKind::head_count: return layer_ok && within(v.model.layers[g.layer].head_count(), g);
+    case GoalKind::d_k: return layer_ok && within(v.model.layers[g.layer].d_k, g);
+    case GoalKind::pruned: {
+      if (!layer_ok) return false;
+      int pruned = 0;
+      for (const HeadWeights& h : v.model.layers[g.layer].heads) pruned += h.pruned ? 1 : 0;
+      return within(pruned, g);
+    }
+    case GoalKind::label:
+      if (!layer_ok) return false;
+      return some_head(g, v, [&](int h) {
+        const analysis::HeadAnalysis& a = layers[g.layer].heads[h];
+        if (!label_matches(g.label, a.label.label)) return false;
+        if (a.label.mixed) return g.label == analysis::kMixedLabel;
+        analysis::Role role = a.label.primary;
+        return within(a.scores.score(role), g) || g.min <= -1e299;
+      });
+    case GoalKind::score: {
+      if (!layer_ok) return false;
+      analysis::Role role;
+      analysis::role_from_id(g.role, role);
+      return some_head(g, v, [&](int h) { return within(layers[g.layer].heads[h].scores.score(role), g); });
+    }
+    case GoalKind::attention: {
+      if (!layer_ok) return false;
+      const int from = find_token(v.tokens, g.from), to = find_token(v.tokens, g.to);
+      if (from < 0 || to < 0) return false;
+      return some_head(g, v, [&](int h) {
+        const Matrix& A = v.trace.layers[g.layer].heads[h].attention;
+        return from < A.rows() && to < A.cols() && within(A(from, to), g);
+      });
+    }
+    case GoalKind::distance: {
+      if (!layer_ok) return false;
+      const Matrix& d = layers[g.layer].redundancy;
+      if (g.head >= d.rows() || g.head_b >= d.cols()) return false;
+      return within(d(g.head, g.head_b), g);
+    }
+    case GoalKind::output_block: {
+      if (!layer_ok) return false;
+      const Layer& layer = v.model.layers[g.layer];
+      if (g.head < 0 || g.head >= layer.head_count()) return false;
+      return within(layer.W_O.middleRows(g.head * layer.d_v, layer.d_v).cwiseAbs().maxCoeff(), g);
+    }
+    case GoalKind::weight: {
+      if (!layer_ok) return false;
+      const Layer& layer = v.model.layers[g.layer];
+      const Matrix* m = nullptr;
+      if (g.matrix == "W_O") m = &layer.W_O;
+      else if (g.head >= 0 && g.head < layer.head_count())
+        m = g.matrix == "W_Q" ? &layer.heads[g.head].W_Q : g.matrix == "W_K" ? &layer.heads[g.head].W_K : &layer.heads[g.head].W_V;
+      if (!m) return false;
+      int row = feature_index(g.row);
+      if (row < 0) row = std::atoi(g.row.c_str());
+      if (row < 0 || row >= m->rows() || g.col < 0 || g.col >= m->cols()) return false;
+      return within((*m)(row, g.col), g);
+    }
+  }
+  return false;
+}
+
+}  // namespace headlab::lessons

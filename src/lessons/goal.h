@@ -1,0 +1,58 @@
+#pragma once
+// Lesson goals: a small closed vocabulary of predicates over a read-only view of the engine state,
+// implemented once here and written as data in assets/lessons/*.json (docs/lessons.md).
+//
+//   {"kind": "label", "layer": 0, "head": 1, "label": "previous_token", "min_score": 0.8}
+//   {"kind": "attention", "layer": 0, "head": -1, "from": "jumps", "to": "fox", "min": 0.5}
+//   {"kind": "score", "layer": 0, "head": 2, "role": "broad", "max": 0.5}
+//   {"kind": "distance", "layer": 0, "head_a": 0, "head_b": 1, "max": 0.1}
+//   {"kind": "head_count", "layer": 0, "min": 2, "max": 2}
+//   {"kind": "pruned", "layer": 0, "min": 2}
+//   {"kind": "weight", "layer": 0, "head": 0, "matrix": "W_K", "row": "noun", "col": 0, "min": 1}
+//   {"kind": "d_k", "layer": 0, "min": 2, "max": 2}
+//   {"kind": "output_block", "layer": 0, "head": 1, "max": 0}   (largest |W_O| entry of the head's rows)
+//   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
+// head -1 means "some head of the layer". Tokens are named by text (first match) or by index.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/analysis/analysis.h"
+#include "engine/forward.h"
+#include "engine/model.h"
+#include "engine/result.h"
+#include "engine/token.h"
+
+namespace headlab::lessons {
+
+enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, all, any, negation };
+
+struct Goal {
+  GoalKind kind = GoalKind::all;
+  int layer = 0;
+  int head = -1;        // -1: any head of the layer
+  int head_b = -1;      // distance
+  std::string label;    // label: role id, "syntactic" (any relation) or "syntactic:<rel>"
+  std::string role;     // score
+  std::string from, to; // attention: token text or index as text
+  std::string matrix;   // weight: "W_Q" | "W_K" | "W_V" | "W_O"
+  std::string row;      // weight: feature name or index
+  int col = 0;
+  double min = -1e300, max = 1e300;
+  std::vector<Goal> goals;  // all / any / negation (one)
+};
+
+// What goals read: everything after a forward pass and its analysis.
+struct GoalView {
+  const Model& model;
+  const Tokens& tokens;
+  const Trace& trace;
+  const analysis::Analysis& analysis;
+};
+
+Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
+bool goal_met(const Goal& goal, const GoalView& view);
+
+}  // namespace headlab::lessons

