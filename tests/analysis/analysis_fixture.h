@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,14 @@ struct LabRun {
   const HeadAnalysis& head(int layer, int h) const { return analysis.layers[layer].heads[h]; }
   const Matrix& attention(int layer, int h) const { return trace.layers[layer].heads[h].attention; }
 };
+
+inline Matrix test_random(int rows, int cols, std::mt19937& rng, float scale = 1.0f) {
+  std::normal_distribution<float> normal(0.0f, scale);
+  Matrix m(rows, cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) m(i, j) = normal(rng);
+  return m;
+}
 
 class AnalysisTest : public ::testing::Test {
  protected:

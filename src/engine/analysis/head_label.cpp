@@ -11,8 +11,8 @@ namespace {
 
 // Most specific first (see head_label.h).
 constexpr std::array<Role, kRoleCount> kPriority = {
-    Role::syntactic, Role::content_similarity, Role::rare_word, Role::cls,   Role::delimiter,
-    Role::previous_token, Role::next_token,    Role::self,      Role::local, Role::broad};
+    Role::cls,            Role::delimiter,  Role::rare_word, Role::syntactic, Role::content_similarity,
+    Role::previous_token, Role::next_token, Role::self,      Role::local,     Role::broad};
 
 struct RoleCheck {
   float score = 0.0f;      // the role's [0, 1] score

@@ -3,10 +3,12 @@
 // explanation built from the numbers ("8 of 9 tokens put most weight on the previous token").
 //
 // A role fires when its score passes the threshold of assets/labels.json. When several fire, the
-// most specific wins: syntactic, content_similarity, rare_word, cls, delimiter, previous_token,
-// next_token, self, local, broad. One exception: a strictly positional head (Voita et al. 2019,
-// sec. 5.1: >= 90% of rows have their maximum on the offset) stays positional even when that
-// offset happens to hit gold arcs, related words or the rare word. No role firing gives "mixed".
+// first of this order wins: cls, delimiter, rare_word (every row looks at the same key: if all
+// tokens look at "aardvark", the verb looking at its subject "aardvark" is no evidence of syntax),
+// syntactic, content_similarity, previous_token, next_token, self, local, broad (the catch-alls
+// last). One exception: a strictly positional head (Voita et al. 2019, sec. 5.1: >= 90% of rows
+// have their maximum on the offset) stays positional even when that offset happens to hit gold
+// arcs, related words or the rare word. No role firing gives "mixed".
 #include <string>
 #include <vector>
 

@@ -1,0 +1,136 @@
+// Redundancy (Jensen-Shannon distance between heads) against a naive double-precision reference,
+// importance by ablation against re-running the model with the head pruned, and pruning.
+#include <random>
+
+#include "analysis_fixture.h"
+
+namespace headlab::analysis {
+namespace {
+
+// Mean over rows of sqrt(JS) with natural log and Clark's smoothing, in double, written apart
+// from the engine's fast-log path.
+double reference_distance(const Matrix& a, const Matrix& b, bool causal, double smoothing) {
+  const int n = static_cast<int>(a.rows());
+  double total = 0;
+  for (int i = 0; i < n; ++i) {
+    const int k = causal ? i + 1 : n;
+    double js = 0;
+    for (int j = 0; j < k; ++j) {
+      const double p = (1 - smoothing) * a(i, j) + smoothing / k;
+      const double q = (1 - smoothing) * b(i, j) + smoothing / k;
+      const double m = 0.5 * (p + q);
+      js += 0.5 * p * std::log(p / m) + 0.5 * q * std::log(q / m);
+    }
+    total += std::sqrt(std::max(0.0, js));
+  }
+  return total / n;
+}
+
+class RedundancyImportanceTest : public AnalysisTest {};
+
+TEST_F(RedundancyImportanceTest, MatchesTheReferenceOnRandomHeads) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 12; ++trial) {
+    const bool causal = trial % 3 == 0;
+    Document doc = text_document(sentence_text(trial % 2 ? "fox" : "two_pets"), 4, 100 + trial);
+    doc.model.causal = causal;
+    for (HeadWeights& w : doc.model.layers[0].heads) w.W_Q = test_random(24, 6, rng, 1.5f);
+    const LabRun r = run(doc);
+    const Matrix& D = r.analysis.layers[0].redundancy;
+    ASSERT_EQ(D.rows(), 4);
+    for (int a = 0; a < 4; ++a) {
+      EXPECT_EQ(D(a, a), 0.0f);
+      for (int b = 0; b < 4; ++b) {
+        EXPECT_EQ(D(a, b), D(b, a));
+        if (a == b) continue;
+        const double expected = reference_distance(r.attention(0, a), r.attention(0, b), causal, 1e-4);
+        EXPECT_NEAR(D(a, b), expected, 1e-4) << "trial " << trial << " heads " << a << "," << b;
+        EXPECT_LE(D(a, b), std::sqrt(std::log(2.0)) + 1e-5);
+      }
+    }
+  }
+}
+
+TEST_F(RedundancyImportanceTest, IdenticalHeadsAreZeroApartAndFlagged) {
+  Document doc = text_document(sentence_text("fox"), 4);
+  ASSERT_EQ(apply_preset(doc.model, 0, 0, preset("previous_token")), "");
+  ASSERT_EQ(apply_preset(doc.model, 0, 1, preset("next_token")), "");
+  doc.model.layers[0].heads[3] = doc.model.layers[0].heads[0];
+  const LabRun r = run(doc);
+  const LayerAnalysis& layer = r.analysis.layers[0];
+  EXPECT_NEAR(layer.redundancy(0, 3), 0.0f, 1e-3f);
+  EXPECT_GT(layer.redundancy(0, 1), 0.5f);  // previous vs next token: nearly disjoint rows
+  const auto& pairs = layer.near_duplicates;
+  EXPECT_NE(std::find(pairs.begin(), pairs.end(), std::make_pair(0, 3)), pairs.end());
+  EXPECT_EQ(std::find(pairs.begin(), pairs.end(), std::make_pair(0, 1)), pairs.end());
+}
+
+// importance_h = ||out - out_without_h|| / ||out||, measured by pruning the head and re-running.
+void expect_importance_matches_ablation(const LabRun& r, int layer) {
+  const Layer& l = r.document.model.layers[layer];
+  const Matrix& out = r.trace.layers[layer].output;
+  for (int h = 0; h < l.head_count(); ++h) {
+    Model ablated = r.document.model;
+    const bool was_pruned = ablated.layers[layer].heads[h].pruned;
+    ablated.layers[layer].heads[h].pruned = true;
+    Trace t;
+    forward(ablated, r.trace.X, t);
+    const double expected = was_pruned ? 0.0 : (out - t.layers[layer].output).norm() / out.norm();
+    EXPECT_NEAR(r.head(layer, h).importance, expected, 1e-4 + 1e-3 * expected) << "layer " << layer << " head " << h;
+  }
+}
+
+TEST_F(RedundancyImportanceTest, ImportanceIsTheRelativeChangeWhenMasked) {
+  std::mt19937 rng(9);
+  Document doc = text_document(sentence_text("fox"), 4, 3);
+  set_layer_count(doc.model, 3, 4);
+  doc.model.layers[0].W_O = test_random(24, 24, rng, 0.3f);  // linear layer: closed form
+  Layer& mid = doc.model.layers[1];                            // residual + post-norm + FFN
+  mid.residual = true;
+  mid.norm = Norm::post;
+  set_ffn(doc.model, 1, true);
+  Layer& last = doc.model.layers[2];                           // pre-norm + residual
+  last.residual = true;
+  last.norm = Norm::pre;
+  last.heads[2].pruned = true;
+  const LabRun r = run(doc);
+  for (int layer = 0; layer < 3; ++layer) expect_importance_matches_ablation(r, layer);
+  EXPECT_EQ(r.head(2, 2).importance, 0.0f);
+  EXPECT_EQ(r.head(2, 2).importance_rank, -1);
+  EXPECT_EQ(r.analysis.layers[2].importance_ranking.size(), 3u);
+}
+
+TEST_F(RedundancyImportanceTest, PruneLeastImportantMarksExactlyK) {
+  Document doc = text_document(sentence_text("fox"), 6, 4);
+  std::mt19937 rng(2);
+  doc.model.layers[0].d_v = 4;
+  for (HeadWeights& w : doc.model.layers[0].heads) w.W_V = test_random(24, 4, rng);
+  doc.model.layers[0].W_O = test_random(24, 24, rng);
+  const LabRun r = run(doc);
+  std::vector<float> importance;
+  for (const HeadAnalysis& h : r.analysis.layers[0].heads) importance.push_back(h.importance);
+  const std::vector<int> ranking = r.analysis.layers[0].importance_ranking;
+  ASSERT_EQ(ranking.size(), 6u);
+  for (std::size_t k = 1; k < ranking.size(); ++k) EXPECT_LE(importance[ranking[k - 1]], importance[ranking[k]]);
+
+  Model model = doc.model;
+  Result<std::vector<int>> pruned = prune_least_important(model, 0, 2, importance);
+  ASSERT_TRUE(pruned.ok()) << pruned.error();
+  EXPECT_EQ(pruned.value(), std::vector<int>(ranking.begin(), ranking.begin() + 2));
+  int count = 0;
+  for (const HeadWeights& w : model.layers[0].heads) count += w.pruned;
+  EXPECT_EQ(count, 2);
+  // Already pruned heads are skipped: 4 remain, so 3 more is the most allowed.
+  EXPECT_FALSE(prune_least_important(model, 0, 4, importance).ok());
+  EXPECT_FALSE(prune_least_important(model, 0, 0, importance).ok());
+  EXPECT_FALSE(prune_least_important(model, 5, 1, importance).ok());
+  EXPECT_FALSE(prune_least_important(model, 0, 1, {1.0f}).ok());
+  Result<std::vector<int>> more = prune_least_important(model, 0, 3, importance);
+  ASSERT_TRUE(more.ok()) << more.error();
+  count = 0;
+  for (const HeadWeights& w : model.layers[0].heads) count += w.pruned;
+  EXPECT_EQ(count, 5);
+}
+
+}  // namespace
+}  // namespace headlab::analysis
