@@ -21,7 +21,7 @@ using namespace headlab::training;
 
 constexpr const char* kUsage =
     "usage: headlab-cli train [--seed S] [--steps N] [--out assets/models/trained.json]\n"
-    "         [--layers 2] [--heads 4] [--d-model 64] [--d-ff 128] [--lr 0.002] [--batch 32]\n"
+    "         [--layers 2] [--heads 4] [--d-model 64] [--d-ff 128] [--lr 0.003] [--batch 16]\n"
     "         [--warmup 100] [--decay STEPS] [--objective masked|next] [--mask-rate 0.15]\n"
     "         [--report-every 250] [--held-out 300] [--head-table] [--compare-one-head]\n";
 
@@ -170,6 +170,12 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(file);
 }
 
+std::string command_line(const std::vector<std::string>& args) {
+  std::string text = "headlab-cli train";
+  for (const std::string& a : args) text += " " + a;
+  return text;
+}
+
 std::string manifest_path(const std::string& model_path) {
   const std::string suffix = ".json";
   if (model_path.size() > suffix.size() && model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) == 0)
@@ -271,7 +277,7 @@ int run_train(const std::vector<std::string>& args) {
   json manifest = {
       {"format", "headlab-training-manifest"},
       {"model", o.out.substr(o.out.find_last_of('/') + 1)},
-      {"command", "headlab-cli train --seed " + std::to_string(c.seed) + " --steps " + std::to_string(o.steps)},
+      {"command", command_line(args)},
       {"seed", c.seed},
       {"steps", o.steps},
       {"config", {{"layers", a.layer_count}, {"heads", a.head_count}, {"d_model", a.d_model}, {"d_ff", a.d_ff},

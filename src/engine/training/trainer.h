@@ -26,8 +26,8 @@ struct TrainerConfig {
   Architecture architecture;         // 2 layers x 4 heads, d_model 64, d_ff 128, post-norm
   Objective objective = Objective::masked_token;
   MaskingConfig masking;
-  int batch_size = 32;               // sentences per step
-  float learning_rate = 2e-3f;       // peak, after the linear warm-up
+  int batch_size = 16;               // sentences per step (16: the most emergence per second)
+  float learning_rate = 3e-3f;       // peak, after the linear warm-up
   int warmup_steps = 100;
   int decay_steps = 0;               // > 0: linear decay to 10% of the peak at this step, then constant
   AdamConfig adam;
