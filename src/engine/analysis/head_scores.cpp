@@ -29,40 +29,33 @@ float HeadScores::score(Role role) const {
 
 namespace {
 
-struct OffsetAccumulator {
+// Mean of A[i, i + offset] over the informative rows that have that key, and how many of those
+// rows have their argmax there.
+OffsetScore offset_score(const Matrix& attention, const SentenceContext& s, const std::vector<int>& argmax, int offset) {
+  OffsetScore out;
   double mass = 0.0;
-  int rows = 0;
-  int argmax_rows = 0;
-
-  void add(const Matrix& attention, int i, int j, int visible, int argmax) {
-    if (j < 0 || j >= visible) return;
+  for (int i = s.causal ? 1 : 0; i < s.n; ++i) {
+    const int j = i + offset;
+    if (j < 0 || j >= s.visible(i)) continue;
     mass += attention(i, j);
-    ++rows;
-    argmax_rows += argmax == j;
+    ++out.rows;
+    out.argmax_rows += argmax[i] == j;
   }
-  OffsetScore result() const {
-    OffsetScore s;
-    s.rows = rows;
-    s.argmax_rows = argmax_rows;
-    if (rows > 0) {
-      s.mass = static_cast<float>(mass / rows);
-      s.argmax_share = static_cast<float>(argmax_rows) / static_cast<float>(rows);
-    }
-    return s;
+  if (out.rows > 0) {
+    out.mass = static_cast<float>(mass / out.rows);
+    out.argmax_share = static_cast<float>(out.argmax_rows) / static_cast<float>(out.rows);
   }
-};
+  return out;
+}
 
-// Entropy of the smoothed row A' = (1 - s) A + s / k over its k visible keys, divided by ln k
-// (Clark et al. 2019, sec. 3.3; smoothing as in their released code).
-float normalized_row_entropy(const Matrix& attention, int i, int visible, float smoothing) {
-  const float keep = 1.0f - smoothing, floor = smoothing / static_cast<float>(visible);
-  const float* row = attention.data() + static_cast<std::ptrdiff_t>(i) * attention.cols();
-  float entropy = 0.0f;
-  for (int j = 0; j < visible; ++j) {
-    const float p = keep * row[j] + floor;
-    entropy -= p * fast_log(p);
-  }
-  return entropy / std::log(static_cast<float>(visible));
+// Unique argmax of a row over its k visible keys, -1 on a tie (a uniform row has no argmax).
+// Two vectorizable passes instead of one branchy one.
+int row_argmax(const Matrix& attention, int i, int k) {
+  const auto row = attention.row(i).head(k);
+  Eigen::Index best = 0;
+  const float value = row.maxCoeff(&best);
+  const auto ties = (row.array() >= value - 1e-5f * value).count();
+  return ties == 1 ? static_cast<int>(best) : -1;
 }
 
 }  // namespace
@@ -71,51 +64,45 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
                 const AnalysisOptions& options, HeadScores& out) {
   const int n = sentence.n;
   const int w = std::max(0, options.local_window);
-  OffsetAccumulator previous, next, self;
-  double band_mass = 0.0, band_uniform = 0.0, delimiter_mass = 0.0, cls_mass = 0.0, entropy = 0.0;
-  double rare_mass = 0.0, related_share = 0.0, off_mass = 0.0;
-  int rows = 0, rare_hits = 0, content_rows = 0;
-  for (int i = 0; i < n; ++i) {
+  // Informative rows: a query with a single visible key (row 0 under the causal mask) has no
+  // choice to score.
+  const int first = sentence.causal ? 1 : 0;
+  const int rows = n >= 2 ? n - first : 0;
+  std::vector<int>& argmax = out.argmax;
+  argmax.assign(n, -1);
+  double entropy = 0.0, related_share = 0.0, off_mass = 0.0, band_mass = 0.0, band_uniform = 0.0;
+  int rare_hits = 0, content_rows = 0;
+  const float keep = 1.0f - config.broad_smoothing;
+  for (int i = first; i < n && rows > 0; ++i) {
     const int visible = sentence.visible(i);
-    if (visible < 2) continue;  // a query with one visible key has no choice to score
-    ++rows;
-    const int argmax = unique_argmax(attention, i, visible, [](int) { return true; });
-    previous.add(attention, i, i - 1, visible, argmax);
-    next.add(attention, i, i + 1, visible, argmax);
-    self.add(attention, i, i, visible, argmax);
+    argmax[i] = row_argmax(attention, i, visible);
+    rare_hits += argmax[i] >= 0 && sentence.is_rarest[argmax[i]];
+    // Clark et al. 2019, sec. 3.3: entropy of the smoothed row over ln(visible keys).
+    const float floor = config.broad_smoothing / static_cast<float>(visible);
+    const float* row = attention.data() + static_cast<std::ptrdiff_t>(i) * n;
+    entropy += entropy_sum(visible, [&](int j) { return keep * row[j] + floor; }) / std::log(static_cast<float>(visible));
     const int band_lo = std::max(0, i - w), band_hi = std::min(visible - 1, i + w);
-    double band = 0.0, delimiters = 0.0, cls = 0.0, rare = 0.0, related = 0.0;
-    bool has_related = false;
-    for (int j = 0; j < visible; ++j) {
-      const float a = attention(i, j);
-      if (j >= band_lo && j <= band_hi) band += a;
-      if (sentence.is_delimiter[j]) delimiters += a;
-      if (sentence.is_cls[j]) cls += a;
-      if (sentence.is_rarest[j]) rare += a;
-      if (sentence.is_related(i, j)) {
-        has_related = true;
-        related += a;
-      }
-    }
-    band_mass += band;
+    band_mass += attention.row(i).segment(band_lo, band_hi - band_lo + 1).sum();
     band_uniform += static_cast<double>(band_hi - band_lo + 1) / visible;
-    delimiter_mass += delimiters;
-    cls_mass += cls;
-    entropy += normalized_row_entropy(attention, i, visible, config.broad_smoothing);
-    rare_mass += rare;
-    rare_hits += argmax >= 0 && sentence.is_rarest[argmax];
-    if (has_related) {
+    if (sentence.has_related[i]) {
+      const double related = attention.row(i).dot(sentence.related_mask.row(i));
       const double off_diagonal = std::max(0.0, 1.0 - attention(i, i));
       related_share += off_diagonal > 1e-6 ? std::min(1.0, related / off_diagonal) : 0.0;
       off_mass += off_diagonal;
       ++content_rows;
     }
   }
-  out.previous_token = previous.result();
-  out.next_token = next.result();
-  out.self = self.result();
+  out.previous_token = offset_score(attention, sentence, argmax, -1);
+  out.next_token = offset_score(attention, sentence, argmax, +1);
+  out.self = offset_score(attention, sentence, argmax, 0);
 
+  // Key-set masses: the column sums over informative rows dotted with the set's mask.
   const double inv_rows = rows > 0 ? 1.0 / rows : 0.0;
+  RowVector column_mass = RowVector::Zero(n);
+  if (rows > 0) column_mass = attention.bottomRows(rows).colwise().sum();
+  out.delimiter = {static_cast<float>(column_mass.dot(sentence.delimiter_mask) * inv_rows), sentence.delimiter_count};
+  out.cls = {static_cast<float>(column_mass.dot(sentence.cls_mask) * inv_rows), sentence.cls_count};
+
   LocalScore& local = out.local;
   local.window = w;
   local.mass = static_cast<float>(band_mass * inv_rows);
@@ -123,8 +110,6 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
   local.ratio = local.uniform_share > 0.0f ? local.mass / local.uniform_share : 0.0f;
   local.required_mass = std::min(config.local_ratio * local.uniform_share, config.local_mass_cap);
 
-  out.delimiter = {static_cast<float>(delimiter_mass * inv_rows), sentence.delimiter_count};
-  out.cls = {static_cast<float>(cls_mass * inv_rows), sentence.cls_count};
   out.broad = std::clamp(static_cast<float>(entropy * inv_rows), 0.0f, 1.0f);
 
   RareWordScore& rare_word = out.rare_word;
@@ -134,7 +119,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     rare_word.rows = rows;
     rare_word.hits = rare_hits;
     rare_word.share = static_cast<float>(rare_hits) / static_cast<float>(rows);
-    rare_word.mass = static_cast<float>(rare_mass * inv_rows);
+    rare_word.mass = static_cast<float>(column_mass.dot(sentence.rarest_mask) * inv_rows);
   }
 
   ContentScore& content = out.content_similarity;

@@ -103,6 +103,7 @@ struct HeadScores {
   ContentScore content_similarity;
   RareWordScore rare_word;
   SyntacticScore syntactic;
+  std::vector<int> argmax;  // (n) each row's unique argmax key, -1 on a tie or an uninformative row
 
   // The [0, 1] number reported for each role id; NaN for syntactic without a gold parse.
   float score(Role role) const;

@@ -10,19 +10,12 @@ namespace {
 
 // -sum p ln p over k entries.
 inline float entropy(const float* p, int k) {
-  float sum = 0.0f;
-  for (int j = 0; j < k; ++j) sum -= p[j] * fast_log(p[j]);
-  return sum;
+  return entropy_sum(k, [p](int j) { return p[j]; });
 }
 
 // Entropy of the mixture m = (p + q) / 2. JS(p, q) = H(m) - (H(p) + H(q)) / 2.
 inline float mixture_entropy(const float* p, const float* q, int k) {
-  float sum = 0.0f;
-  for (int j = 0; j < k; ++j) {
-    const float m = 0.5f * (p[j] + q[j]);
-    sum -= m * fast_log(m);
-  }
-  return sum;
+  return entropy_sum(k, [p, q](int j) { return 0.5f * (p[j] + q[j]); });
 }
 
 }  // namespace

@@ -70,6 +70,20 @@ void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& 
       const bool same_word = is_content_word(a) && a.key == b.key;
       out.related[static_cast<std::size_t>(i) * n + j] = same_class || same_word;
     }
+  out.delimiter_mask.resize(n);
+  out.cls_mask.resize(n);
+  out.rarest_mask.resize(n);
+  out.related_mask.resize(n, n);
+  out.has_related.assign(n, 0);
+  for (int i = 0; i < n; ++i) {
+    out.delimiter_mask(i) = out.is_delimiter[i];
+    out.cls_mask(i) = out.is_cls[i];
+    out.rarest_mask(i) = out.is_rarest[i];
+    for (int j = 0; j < n; ++j) {
+      out.related_mask(i, j) = out.is_related(i, j);
+      if (out.is_related(i, j) && j < out.visible(i)) out.has_related[i] = 1;
+    }
+  }
   out.gold = match_gold(corpus, tokens);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/analysis/gold.h"
+#include "engine/matrix.h"
 #include "engine/token.h"
 
 namespace headlab::analysis {
@@ -23,6 +24,12 @@ struct SentenceContext {
   // (n, n) related[i * n + j]: distinct words i, j share a lexicon semantic class (fox, dog:
   // animal) or are the same content word (dog ... dog).
   std::vector<unsigned char> related;
+  // The same sets as 0/1 floats, so the scores are dot products that vectorize.
+  RowVector delimiter_mask;  // (1, n)
+  RowVector cls_mask;        // (1, n)
+  RowVector rarest_mask;     // (1, n)
+  Matrix related_mask;       // (n, n)
+  std::vector<unsigned char> has_related;  // (n) row i has a related word among its visible keys
   std::vector<int> words;  // input indices of the non-special tokens
   GoldMatch gold;
 
