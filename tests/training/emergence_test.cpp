@@ -22,13 +22,14 @@ const Grammar& grammar() {
 
 // Documented in docs/training.md ("What emerges, step by step"): default config, seed 1.
 constexpr int kSteps = 2000;
-constexpr float kDocumentedLoss = 1.5f;  // mean training loss of the last 100 steps (measured 1.43)
+constexpr float kDocumentedLoss = 1.5f;  // mean training loss of the last 100 steps (measured 1.44)
 
 TEST(Emergence, DefaultTrainerGrowsSpecialisedHeadsWithinTwoThousandSteps) {
   TrainerConfig config;  // 2 x 4 heads, d_model 64, batch 16, lr 3e-3, masked tokens
   config.seed = 1;
   Trainer trainer = Trainer::create(config, grammar()).value();
   trainer.step(kSteps);
+  std::printf("loss (mean of the last 100 steps) %.3f\n", mean_recent_loss(trainer, 100));
   EXPECT_LT(mean_recent_loss(trainer, 100), kDocumentedLoss);
 
   const ArcReport report =
