@@ -22,7 +22,7 @@ using namespace headlab::training;
 constexpr const char* kUsage =
     "usage: headlab-cli train [--seed S] [--steps N] [--out assets/models/trained.json]\n"
     "         [--layers 2] [--heads 4] [--d-model 64] [--d-ff 128] [--lr 0.003] [--batch 16]\n"
-    "         [--warmup 100] [--decay STEPS] [--objective masked|next] [--mask-rate 0.15]\n"
+    "         [--warmup 100] [--decay 3000 (0: constant)] [--objective masked|next] [--mask-rate 0.15]\n"
     "         [--report-every 250] [--held-out 300] [--head-table] [--compare-one-head]\n";
 
 struct Options {

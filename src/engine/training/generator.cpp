@@ -21,7 +21,11 @@ int sample(Rng& rng, const std::vector<float>& probabilities) {
 
 class Expander {
  public:
-  Expander(const Grammar& grammar, Rng& rng, Sentence& out) : grammar_(grammar), rng_(rng), out_(out) {}
+  Expander(const Grammar& grammar, Rng& rng, Sentence& out, GeneratorScratch& scratch)
+      : grammar_(grammar), rng_(rng), out_(out), candidates_(scratch.candidates), dependents_(scratch.dependents) {
+    candidates_.clear();
+    dependents_.clear();
+  }
   std::string error;
 
   // Expands `symbol` with the features in `scope`; returns the index of its head token, or -1.
@@ -100,8 +104,8 @@ class Expander {
   const Grammar& grammar_;
   Rng& rng_;
   Sentence& out_;
-  std::vector<int> candidates_;
-  std::vector<std::pair<int, int>> dependents_;  // (token, relation) awaiting their head
+  std::vector<int>& candidates_;
+  std::vector<std::pair<int, int>>& dependents_;
 };
 
 void push_special(Sentence& s, int token) {
@@ -120,10 +124,12 @@ void Sentence::clear() {
   relation.clear();
 }
 
-bool generate_sentence(const Grammar& grammar, Rng& rng, bool special_tokens, Sentence& out, std::string* error) {
+bool generate_sentence(const Grammar& grammar, Rng& rng, bool special_tokens, Sentence& out, std::string* error,
+                       GeneratorScratch* scratch) {
   out.clear();
   if (special_tokens) push_special(out, kTokenCls);
-  Expander expander(grammar, rng, out);
+  GeneratorScratch local;
+  Expander expander(grammar, rng, out, scratch ? *scratch : local);
   Scope scope;
   scope.fill(-1);
   const int root = expander.expand(grammar.start, scope, 0);
@@ -141,8 +147,9 @@ std::vector<Sentence> generate_sentences(const Grammar& grammar, std::uint64_t s
   std::vector<Sentence> sentences;
   sentences.reserve(count);
   Sentence s;
+  GeneratorScratch scratch;
   for (int i = 0; i < count; ++i)
-    if (generate_sentence(grammar, rng, special_tokens, s, nullptr)) sentences.push_back(s);
+    if (generate_sentence(grammar, rng, special_tokens, s, nullptr, &scratch)) sentences.push_back(s);
   return sentences;
 }
 

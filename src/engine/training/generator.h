@@ -26,10 +26,17 @@ struct Sentence {
   void clear();
 };
 
+// Work buffers of the generator; pass the same one to every call to avoid allocating.
+struct GeneratorScratch {
+  std::vector<int> candidates;
+  std::vector<std::pair<int, int>> dependents;  // (token, relation) awaiting their head
+};
+
 // Draws one sentence into `out` (its buffers are reused). Returns false with `error` set when the
 // grammar cannot be expanded (no word fits the features, recursion too deep, sentence longer than
 // the engine's 64 tokens).
-bool generate_sentence(const Grammar& grammar, Rng& rng, bool special_tokens, Sentence& out, std::string* error);
+bool generate_sentence(const Grammar& grammar, Rng& rng, bool special_tokens, Sentence& out, std::string* error,
+                       GeneratorScratch* scratch = nullptr);
 
 // `count` sentences from `seed`; sentences that fail to generate are skipped (a lint test checks
 // that the shipped grammar never fails).

@@ -24,14 +24,19 @@ void layer_norm_forward(const Matrix& x, const RowVector& gamma, const RowVector
 void layer_norm_backward(const Matrix& dy, const Matrix& xhat, const Eigen::VectorXf& rstd,
                          const RowVector& gamma, Matrix& dx, RowVector& dgamma, RowVector& dbeta) {
   dx.resize(dy.rows(), dy.cols());
-  const float inv_d = 1.0f / static_cast<float>(dy.cols());
+  const Eigen::Index d = dy.cols();
+  const float inv_d = 1.0f / static_cast<float>(d);
   for (Eigen::Index i = 0; i < dy.rows(); ++i) {
-    dgamma.array() += dy.row(i).array() * xhat.row(i).array();
-    dbeta += dy.row(i);
-    const auto g = (dy.row(i).array() * gamma.array()).eval();  // (1, d)
-    const float mean_g = g.sum() * inv_d;
-    const float mean_gx = (g * xhat.row(i).array()).sum() * inv_d;
-    dx.row(i) = (rstd(i) * (g - mean_g - xhat.row(i).array() * mean_gx)).matrix();
+    float sum_g = 0.0f, sum_gx = 0.0f;  // g = dy . gamma
+    for (Eigen::Index j = 0; j < d; ++j) {
+      const float g = dy(i, j) * gamma(j);
+      sum_g += g;
+      sum_gx += g * xhat(i, j);
+      dgamma(j) += dy(i, j) * xhat(i, j);
+      dbeta(j) += dy(i, j);
+    }
+    const float mean_g = sum_g * inv_d, mean_gx = sum_gx * inv_d;
+    for (Eigen::Index j = 0; j < d; ++j) dx(i, j) = rstd(i) * (dy(i, j) * gamma(j) - mean_g - xhat(i, j) * mean_gx);
   }
 }
 

@@ -64,7 +64,8 @@ float Trainer::step(int steps) {
   double total = 0.0;
   for (int s = 0; s < steps; ++s) {
     for (Sentence& sentence : sentences_)
-      while (!generate_sentence(grammar_, data_rng_, config_.architecture.special_tokens, sentence, nullptr)) {
+      while (!generate_sentence(grammar_, data_rng_, config_.architecture.special_tokens, sentence, nullptr,
+                                &generator_scratch_)) {
       }
     make_batch(sentences_, config_.objective, config_.masking, grammar_.vocabulary_size(), data_rng_, batch_);
     const float loss = loss_and_gradient(model_, batch_, workspace_, gradient_);

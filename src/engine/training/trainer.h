@@ -29,7 +29,8 @@ struct TrainerConfig {
   int batch_size = 16;               // sentences per step (16: the most emergence per second)
   float learning_rate = 3e-3f;       // peak, after the linear warm-up
   int warmup_steps = 100;
-  int decay_steps = 0;               // > 0: linear decay to 10% of the peak at this step, then constant
+  int decay_steps = 3000;            // > 0: linear decay to 10% of the peak at this step, then constant
+                                     // (heads settle instead of trading roles); 0: constant
   AdamConfig adam;
   std::uint32_t seed = 1;            // initial weights and the stream of training sentences
 };
@@ -70,6 +71,7 @@ class Trainer {
   Workspace workspace_;
   Batch batch_;
   std::vector<Sentence> sentences_;
+  GeneratorScratch generator_scratch_;
   Rng data_rng_;
   std::vector<float> loss_history_;
 };
