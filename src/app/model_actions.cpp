@@ -85,7 +85,7 @@ std::string reset_head(AppState& state, int layer, int head, std::uint32_t seed)
   Layer& l = state.document.model.layers[layer];
   if (head < 0 || head >= l.head_count()) return "head " + std::to_string(head) + " does not exist";
   const bool pruned = l.heads[head].pruned;
-  l.heads[head] = init_head(state.document.model.d_model, l.d_k, l.d_v, seed, layer, head);
+  l.heads[head] = init_head(state.document.model.d_model, l.d_k, l.d_v, seed, layer, head, init_stddev(state.document.model));
   l.heads[head].pruned = pruned;
   return {};
 }

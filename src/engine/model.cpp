@@ -40,11 +40,11 @@ Matrix overlay(const Matrix& old, Matrix fresh) {
   return fresh;
 }
 
-Layer make_layer(int d_model, int head_count, std::uint32_t seed, int layer_index) {
+Layer make_layer(int d_model, int head_count, std::uint32_t seed, int layer_index, float stddev) {
   Layer layer;
   layer.d_k = layer.d_v = std::max(1, d_model / head_count);
   for (int h = 0; h < head_count; ++h)
-    layer.heads.push_back(init_head(d_model, layer.d_k, layer.d_v, seed, layer_index, h));
+    layer.heads.push_back(init_head(d_model, layer.d_k, layer.d_v, seed, layer_index, h, stddev));
   layer.W_O = identity_like(head_count * layer.d_v, d_model);
   layer.ln_gamma = RowVector::Ones(d_model);
   layer.ln_beta = RowVector::Zero(d_model);
@@ -55,15 +55,21 @@ Layer make_layer(int d_model, int head_count, std::uint32_t seed, int layer_inde
 
 }  // namespace
 
+float init_stddev(const Model& model) {
+  // Named features are sparse 0/1 vectors (about five ones per token), so the dense-input scale
+  // would leave fresh heads almost exactly uniform; 0.5 gives logits of order 1 instead.
+  return model.embedding == Embedding::named_features ? 0.5f : 0.0f;
+}
+
 Matrix identity_like(int rows, int cols) {
   Matrix m = Matrix::Zero(rows, cols);
   for (int r = 0; r < rows; ++r) m(r, r % cols) = 1.0f;
   return m;
 }
 
-HeadWeights init_head(int d_model, int d_k, int d_v, std::uint32_t seed, int layer, int head) {
-  // Xavier-style scale keeps initial logits O(1) so fresh heads start diffuse, not one-hot.
-  const float scale = 1.0f / std::sqrt(static_cast<float>(d_model));
+HeadWeights init_head(int d_model, int d_k, int d_v, std::uint32_t seed, int layer, int head, float stddev) {
+  // Xavier-style scale keeps initial logits O(1) for dense inputs (|x|^2 ~ d_model).
+  const float scale = stddev > 0.0f ? stddev : 1.0f / std::sqrt(static_cast<float>(d_model));
   HeadWeights w;
   w.W_Q = gaussian(d_model, d_k, scale, mix_seed(seed, layer, head, kQ));
   w.W_K = gaussian(d_model, d_k, scale, mix_seed(seed, layer, head, kK));
@@ -76,7 +82,8 @@ Model make_model(int d_model, int layer_count, int head_count, std::uint32_t see
   model.d_model = d_model;
   model.seed = seed;
   model.embedding = embedding;
-  for (int l = 0; l < layer_count; ++l) model.layers.push_back(make_layer(d_model, head_count, seed, l));
+  const float stddev = embedding == Embedding::named_features ? 0.5f : 0.0f;
+  for (int l = 0; l < layer_count; ++l) model.layers.push_back(make_layer(d_model, head_count, seed, l, stddev));
   model.positional_table =
       gaussian(static_cast<int>(kMaxTokens) + 2, d_model, 0.5f, mix_seed(seed, -1, 0, kPositional));
   return model;
@@ -92,7 +99,7 @@ void set_head_count(Model& model, int layer_index, int head_count) {
   W_O.topRows(kept * layer.d_v) = layer.W_O.topRows(kept * layer.d_v);
   layer.heads.resize(std::min(old_count, head_count));
   for (int h = old_count; h < head_count; ++h)
-    layer.heads.push_back(init_head(model.d_model, layer.d_k, layer.d_v, model.seed, layer_index, h));
+    layer.heads.push_back(init_head(model.d_model, layer.d_k, layer.d_v, model.seed, layer_index, h, init_stddev(model)));
   layer.W_O = std::move(W_O);
 }
 
@@ -100,7 +107,7 @@ void set_layer_count(Model& model, int layer_count, int head_count_for_new_layer
   const int old_count = static_cast<int>(model.layers.size());
   model.layers.resize(std::min(old_count, layer_count));
   for (int l = old_count; l < layer_count; ++l)
-    model.layers.push_back(make_layer(model.d_model, head_count_for_new_layers, model.seed, l));
+    model.layers.push_back(make_layer(model.d_model, head_count_for_new_layers, model.seed, l, init_stddev(model)));
 }
 
 void set_head_dims(Model& model, int layer_index, int d_k, int d_v) {
@@ -109,7 +116,7 @@ void set_head_dims(Model& model, int layer_index, int d_k, int d_v) {
   Matrix W_O = identity_like(layer.head_count() * d_v, model.d_model);
   for (int h = 0; h < layer.head_count(); ++h) {
     HeadWeights& head = layer.heads[h];
-    const HeadWeights fresh = init_head(model.d_model, d_k, d_v, model.seed, layer_index, h);
+    const HeadWeights fresh = init_head(model.d_model, d_k, d_v, model.seed, layer_index, h, init_stddev(model));
     head.W_Q = overlay(head.W_Q, fresh.W_Q);
     head.W_K = overlay(head.W_K, fresh.W_K);
     head.W_V = overlay(head.W_V, fresh.W_V);
@@ -141,7 +148,7 @@ void randomize(Model& model, std::uint32_t seed) {
     Layer& layer = model.layers[l];
     for (int h = 0; h < layer.head_count(); ++h) {
       const bool pruned = layer.heads[h].pruned;
-      layer.heads[h] = init_head(model.d_model, layer.d_k, layer.d_v, seed, l, h);
+      layer.heads[h] = init_head(model.d_model, layer.d_k, layer.d_v, seed, l, h, init_stddev(model));
       layer.heads[h].pruned = pruned;
     }
     layer.W_O = identity_like(layer.head_count() * layer.d_v, model.d_model);

@@ -74,8 +74,11 @@ struct Model {
 Model make_model(int d_model, int layer_count, int head_count, std::uint32_t seed,
                  Embedding embedding = Embedding::named_features);
 
-// Seeded initialisation of one head (depends only on seed, layer, head: reproducible).
-HeadWeights init_head(int d_model, int d_k, int d_v, std::uint32_t seed, int layer, int head);
+// Seeded initialisation of one head (depends only on seed, layer, head: reproducible). Entries
+// are N(0, stddev^2); stddev 0 means Xavier, 1 / sqrt(d_model).
+HeadWeights init_head(int d_model, int d_k, int d_v, std::uint32_t seed, int layer, int head, float stddev = 0.0f);
+// The stddev fresh heads of this model get (init_head): larger for the sparse named features.
+float init_stddev(const Model& model);
 
 // Changes the head count of a layer, keeping the heads that stay and their blocks of W_O;
 // added heads get init_head and identity-like rows of W_O.

@@ -31,7 +31,7 @@ void set_d_model(Model& model, int d_model) {
     Layer& layer = model.layers[l];
     for (int h = 0; h < layer.head_count(); ++h) {
       HeadWeights& head = layer.heads[h];
-      const HeadWeights seeded = init_head(d_model, layer.d_k, layer.d_v, model.seed, static_cast<int>(l), h);
+      const HeadWeights seeded = init_head(d_model, layer.d_k, layer.d_v, model.seed, static_cast<int>(l), h, init_stddev(model));
       head.W_Q = keep_overlap(head.W_Q, seeded.W_Q);
       head.W_K = keep_overlap(head.W_K, seeded.W_K);
       head.W_V = keep_overlap(head.W_V, seeded.W_V);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,6 @@
 
 namespace {
 
-constexpr const char* kFontPath = "/fonts/ui.ttf";
 constexpr float kFontSize = 15.0f;
 
 // The browser bridge has no other way to reach the app than a single instance pointer.
@@ -36,6 +36,8 @@ struct Platform {
   headlab::app::AppState state;
   headlab::app::Controller* controller = nullptr;
   headlab::ui::LabUiState ui;
+  headlab::ui::UiText text;
+  headlab::ui::FontFiles fonts;
   headlab::ui::ThemeChoice applied_theme = headlab::ui::ThemeChoice::dark;
   std::vector<std::string> example_sentences;
   bool wants_text_input = false;
@@ -79,7 +81,7 @@ void track_window_size(Platform& p) {
   const float ratio = static_cast<float>(emscripten_get_device_pixel_ratio());
   if (std::fabs(ratio - p.pixel_ratio) > 0.01f) {
     p.pixel_ratio = ratio;
-    headlab::ui::load_fonts(kFontPath, kFontSize, ratio);
+    headlab::ui::load_fonts(p.fonts, kFontSize, ratio);
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
@@ -158,7 +160,7 @@ void frame(void* arg) {
     headlab::ui::apply_theme(p.ui.theme == headlab::ui::ThemeChoice::dark ? headlab::ui::Theme::dark
                                                                           : headlab::ui::Theme::light);
   }
-  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences);
+  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text);
   ImGui::Render();
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
@@ -253,6 +255,7 @@ int main() {
   if (!lexicon_error.empty()) headlab::app::push_notice(platform.state, headlab::app::NoticeLevel::error, lexicon_error);
   if (const auto sentences = headlab::read_asset("sentences.json"))
     platform.example_sentences = headlab::app::example_texts(*sentences);
+  if (const auto ui_text = headlab::read_asset("ui_text.json")) platform.text = headlab::ui::UiText::parse(*ui_text);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -261,7 +264,15 @@ int main() {
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
   headlab::ui::apply_theme(headlab::ui::Theme::dark);
   platform.pixel_ratio = static_cast<float>(emscripten_get_device_pixel_ratio());
-  headlab::ui::load_fonts(kFontPath, kFontSize, platform.pixel_ratio);
+  platform.fonts.ui_path = "/fonts/ui.ttf";
+  platform.fonts.cjk_path = "/fonts/cjk.ttf";
+  if (std::FILE* f = std::fopen("/fonts/cjk-chars.txt", "rb")) {
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) platform.fonts.cjk_chars.append(buffer, n);
+    std::fclose(f);
+  }
+  headlab::ui::load_fonts(platform.fonts, kFontSize, platform.pixel_ratio);
   ImGui_ImplSDL2_InitForOpenGL(platform.window, platform.gl);
   ImGui_ImplOpenGL3_Init("#version 300 es");
 

@@ -6,6 +6,9 @@
 
 namespace headlab::ui {
 
+// The head's primary label in words ("previous token", "nsubj (syntax)", "mixed", "pruned").
 std::string head_caption(const app::AppState& state, int layer, int head);
+// A label id ("previous_token", "syntactic:nsubj", "mixed") in words.
+std::string label_display_name(const std::string& label);
 
 }  // namespace headlab::ui

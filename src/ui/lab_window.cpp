@@ -1,6 +1,7 @@
 #include "ui/lab_window.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "app/actions.h"
 #include "engine/embedding.h"
@@ -88,7 +89,12 @@ void draw_wide(PanelContext& context) {
   const float usable = avail.x - 2 * splitter_w;
   const float left_w = usable * ui.left_fraction, right_w = usable * ui.right_fraction;
   const float center_w = usable - left_w - right_w;
-  draw_heads_overview(context, left_w, body_h);
+  ImGui::BeginGroup();
+  const float lesson_h = std::floor(body_h * ui.lesson_fraction);
+  draw_lesson_panel(context, left_w, lesson_h);
+  horizontal_splitter("split_lesson", ui.lesson_fraction, body_h, 0.15f, 0.85f, left_w);
+  draw_heads_overview(context, left_w, body_h - lesson_h - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y * 2);
+  ImGui::EndGroup();
   ImGui::SameLine();
   vertical_splitter("split_left", ui.left_fraction, usable, 0.12f, 0.5f, body_h, false);
   ImGui::SameLine();
@@ -110,6 +116,8 @@ void draw_stacked(PanelContext& context) {
   const float width = ImGui::GetContentRegionAvail().x;
   draw_status_bar(context);
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (ImGui::CollapsingHeader("Lesson")) draw_lesson_panel(context, width, font * 22.0f);
+  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Heads")) draw_heads_overview(context, width, std::max(font * 10.0f, width * 0.75f));
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Selected head")) {
@@ -127,14 +135,15 @@ void draw_stacked(PanelContext& context) {
 
 }  // namespace
 
-void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences) {
+void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences,
+                     const UiText& text) {
   ui.hovered_token = ui.next_hovered_token;
   ui.next_hovered_token = -1;
   ui.widget_rects.clear();
   handle_shortcuts(controller, ui);
   const std::vector<std::string> tokens = token_texts(controller.state());
   const std::vector<std::string> features = feature_names(controller.state().document.model);
-  PanelContext context{controller, ui, tokens, features, example_sentences};
+  PanelContext context{controller, ui, tokens, features, example_sentences, text};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;
@@ -145,12 +154,14 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vec
   if (phone) flags &= ~ImGuiWindowFlags_NoScrollbar;
   ImGui::Begin("HeadLab", nullptr, flags);
   draw_top_bar(context);
-  ImGui::SetNextItemOpen(!phone, ImGuiCond_Once);
+  // Open by default only where there is room for it next to the lesson and the views.
+  ImGui::SetNextItemOpen(!phone && viewport->WorkSize.y >= 900.0f, ImGuiCond_Once);
   if (ImGui::CollapsingHeader("Model settings")) draw_model_controls(context);
   if (phone) draw_stacked(context);
   else draw_wide(context);
   ImGui::End();
   draw_help_overlay(context);
+  draw_lesson_highlights(context);
 }
 
 }  // namespace headlab::ui

@@ -6,12 +6,14 @@
 
 #include "app/controller.h"
 #include "ui/ui_state.h"
+#include "ui/ui_text.h"
 
 namespace headlab::ui {
 
 // Width (in CSS pixels) below which panels stack in one scrolling column.
 inline constexpr float kPhoneWidth = 760.0f;
 
-void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences);
+void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences,
+                     const UiText& text);
 
 }  // namespace headlab::ui

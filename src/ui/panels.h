@@ -6,6 +6,7 @@
 
 #include "app/controller.h"
 #include "ui/ui_state.h"
+#include "ui/ui_text.h"
 
 namespace headlab::ui {
 
@@ -15,6 +16,7 @@ struct PanelContext {
   const std::vector<std::string>& tokens;          // token texts of the current input
   const std::vector<std::string>& feature_names;   // names of the d_model input dimensions
   const std::vector<std::string>& example_sentences;
+  const UiText& text;
   const app::AppState& state() const { return controller.state(); }
 };
 
@@ -28,5 +30,8 @@ void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
 void draw_help_overlay(PanelContext& context);
 void draw_status_bar(PanelContext& context);
+void draw_lesson_panel(PanelContext& context, float width, float height);
+// Glowing frames around the widgets the current lesson step talks about (drawn last, on top).
+void draw_lesson_highlights(PanelContext& context);
 
 }  // namespace headlab::ui

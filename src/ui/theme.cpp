@@ -6,7 +6,8 @@
 
 namespace headlab::ui {
 
-bool load_fonts(const std::string& font_path, float size_px, float pixel_ratio) {
+bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
+  const std::string& font_path = files.ui_path;
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
   ImFontConfig config;
@@ -21,6 +22,7 @@ bool load_fonts(const std::string& font_path, float size_px, float pixel_ratio) 
       0x2190, 0x21FF,  // Arrows
       0x2200, 0x22FF,  // Mathematical operators
       0x25A0, 0x25FF,  // Geometric shapes (legend markers)
+      0x2713, 0x2714,  // check marks (lesson goals)
       0xFFFD, 0xFFFD,  // replacement character: shown for glyphs the font lacks
       0,
   };
@@ -28,6 +30,22 @@ bool load_fonts(const std::string& font_path, float size_px, float pixel_ratio) 
   if (std::FILE* f = std::fopen(font_path.c_str(), "rb")) {
     std::fclose(f);
     font = io.Fonts->AddFontFromFileTTF(font_path.c_str(), size_px * pixel_ratio, &config, kRanges);
+  }
+  if (font && !files.cjk_chars.empty()) {
+    if (std::FILE* f = std::fopen(files.cjk_path.c_str(), "rb")) {
+      std::fclose(f);
+      if (files.cjk_ranges.empty()) {
+        ImFontGlyphRangesBuilder builder;
+        builder.AddText(files.cjk_chars.c_str());
+        builder.BuildRanges(&files.cjk_ranges);
+      }
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      merge.OversampleH = 1;
+      merge.PixelSnapH = true;
+      // CJK glyphs look small next to Latin ones at the same pixel size.
+      io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), size_px * 1.1f * pixel_ratio, &merge, files.cjk_ranges.Data);
+    }
   }
   if (!font) {
     ImFontConfig fallback;

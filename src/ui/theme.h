@@ -3,14 +3,24 @@
 // and rasterises it at the device pixel ratio so text stays crisp.
 #include <string>
 
+#include "imgui.h"
+
 namespace headlab::ui {
+
+// Font files and the storage ImGui needs while building the atlas (ranges must outlive it).
+struct FontFiles {
+  std::string ui_path;     // Latin UI font (DejaVu Sans subset)
+  std::string cjk_path;    // Chinese subset (Noto Sans CJK SC), merged into the UI font
+  std::string cjk_chars;   // UTF-8 list of the characters the subset holds
+  ImVector<ImWchar> cjk_ranges;
+};
 
 enum class Theme { dark, light };
 
 // Loads the UI font from `font_path` at `size_px` CSS pixels for a display with `pixel_ratio`
 // device pixels per CSS pixel. Falls back to ImGui's built-in font when the file is missing.
 // Returns false on fallback.
-bool load_fonts(const std::string& font_path, float size_px, float pixel_ratio);
+bool load_fonts(FontFiles& files, float size_px, float pixel_ratio);
 
 void apply_theme(Theme theme);
 

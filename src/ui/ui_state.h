@@ -42,6 +42,7 @@ struct LabUiState {
   // Layout: fractions of the width given to the overview (left) and the side panel (right).
   float left_fraction = 0.30f;
   float right_fraction = 0.32f;
+  float lesson_fraction = 0.55f;  // share of the left column's height given to the lesson panel
   DetailView detail = DetailView::heatmap;
   SidePanel side = SidePanel::weights;
   bool overview_summary = false;  // show each layer's mean attention instead of single heads

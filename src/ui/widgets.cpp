@@ -45,6 +45,20 @@ bool vertical_splitter(const char* id, float& fraction, float total, float min_f
   return active;
 }
 
+bool horizontal_splitter(const char* id, float& fraction, float total, float min_fraction, float max_fraction, float width) {
+  const float height = ImGui::GetFontSize() * 0.45f;
+  ImGui::InvisibleButton(id, ImVec2(width, height));
+  const bool active = ImGui::IsItemActive();
+  if (ImGui::IsItemHovered() || active) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeNS);
+  if (active && total > 0) fraction = std::clamp(fraction + ImGui::GetIO().MouseDelta.y / total, min_fraction, max_fraction);
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  const ImU32 colour = ImGui::GetColorU32(active ? ImGuiCol_SeparatorActive
+                                                 : ImGui::IsItemHovered() ? ImGuiCol_SeparatorHovered : ImGuiCol_Separator);
+  const float y = (a.y + b.y) * 0.5f;
+  ImGui::GetWindowDrawList()->AddLine(ImVec2(a.x, y), ImVec2(b.x, y), colour, active ? 3.0f : 1.0f);
+  return active;
+}
+
 void badge(const char* text, ImU32 background, ImU32 foreground) {
   const ImVec2 size = ImGui::CalcTextSize(text);
   const ImVec2 pad(ImGui::GetFontSize() * 0.4f, ImGui::GetFontSize() * 0.1f);

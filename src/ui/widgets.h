@@ -18,6 +18,8 @@ void register_rect(LabUiState& ui, const std::string& name, ImVec2 min, ImVec2 m
 // Returns true while dragged.
 bool vertical_splitter(const char* id, float& fraction, float total, float min_fraction, float max_fraction,
                        float height, bool invert);
+// The horizontal counterpart: dragging changes `fraction` of `total` height.
+bool horizontal_splitter(const char* id, float& fraction, float total, float min_fraction, float max_fraction, float width);
 // A small coloured pill with text (labels).
 void badge(const char* text, ImU32 background, ImU32 foreground);
 

@@ -21,7 +21,7 @@ TEST(ModelEdit, AddingHeadsKeepsExistingOnesAndSeedsNewOnes) {
   EXPECT_EQ(model.layers[0].W_O.rows(), 36);
   EXPECT_EQ(model.layers[0].W_O.topRows(24), before.layers[0].W_O);
   // A fresh head is the seeded initialisation, independent of history.
-  EXPECT_EQ(model.layers[0].heads[5].W_Q, init_head(24, 6, 6, 7, 0, 5).W_Q);
+  EXPECT_EQ(model.layers[0].heads[5].W_Q, init_head(24, 6, 6, 7, 0, 5, init_stddev(model)).W_Q);
 }
 
 TEST(ModelEdit, RemovingHeadsDropsOnlyThem) {

@@ -132,6 +132,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   io.IniFilename = nullptr;
   LabUiState ui;
   const std::vector<std::string> examples{"The dog sleeps.", "A cat sat."};
+  const UiText text = UiText::parse(read_asset("ui_text.json").value_or("{}"));
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
     io.DisplaySize = size;
     for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat}) {
@@ -139,7 +140,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
       ui.side = view == DetailView::arcs ? SidePanel::labels : SidePanel::weights;
       io.DeltaTime = 1.0f / 60.0f;
       ImGui::NewFrame();
-      draw_lab_window(controller, ui, examples);
+      draw_lab_window(controller, ui, examples, text);
       ImGui::Render();
       EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     }

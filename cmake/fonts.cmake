@@ -1,0 +1,21 @@
+# Fonts generated at build time from Debian packages (never committed):
+#   ui.ttf  - DejaVu Sans cut to the Latin/Greek/arrow ranges the UI draws
+#   cjk.ttf - Noto Sans CJK SC cut to exactly the Chinese characters in assets/ (scripts/make-cjk-font.py)
+set(HEADLAB_FONT_DIR "${CMAKE_BINARY_DIR}/fonts")
+set(HEADLAB_UI_FONT "${HEADLAB_FONT_DIR}/ui.ttf")
+set(HEADLAB_CJK_FONT "${HEADLAB_FONT_DIR}/cjk.ttf")
+file(GLOB_RECURSE HEADLAB_JSON_ASSETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/assets/*.json")
+add_custom_command(
+  OUTPUT "${HEADLAB_UI_FONT}"
+  COMMAND ${CMAKE_COMMAND} -E make_directory "${HEADLAB_FONT_DIR}"
+  COMMAND /usr/bin/python3 -m fontTools.subset /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+          "--unicodes=U+0020-00FF,U+0100-024F,U+0370-03FF,U+2010-205E,U+2190-21FF,U+2200-22FF,U+25A0-25FF,U+2713,U+2714,U+FFFD"
+          --layout-features=* "--output-file=${HEADLAB_UI_FONT}"
+  DEPENDS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
+  COMMENT "Subsetting the UI font")
+add_custom_command(
+  OUTPUT "${HEADLAB_CJK_FONT}" "${HEADLAB_FONT_DIR}/cjk-chars.txt"
+  COMMAND /usr/bin/python3 "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" "${CMAKE_SOURCE_DIR}/assets" "${HEADLAB_FONT_DIR}"
+  DEPENDS "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" ${HEADLAB_JSON_ASSETS}
+  COMMENT "Subsetting the Chinese font to the characters the assets use")
+add_custom_target(headlab_fonts ALL DEPENDS "${HEADLAB_UI_FONT}" "${HEADLAB_CJK_FONT}")

@@ -1,0 +1,179 @@
+// Lesson panel: the current step's text, goal (checked live), hints, Back / Next / Reset / Show me,
+// the lesson list with completion marks, free play and the language toggle. Highlights of the
+// widgets a step talks about are drawn on top of everything by draw_lesson_highlights().
+#include <cmath>
+#include <cstdio>
+
+#include "app/lesson_runner.h"
+#include "imgui.h"
+#include "ui/panels.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+namespace {
+
+const ImVec4 kGoalMet(0.35f, 0.85f, 0.45f, 1.0f);
+
+int completed_steps(const app::AppState& state, const lessons::Lesson& lesson) {
+  int done = 0;
+  for (const lessons::Step& step : lesson.steps) done += state.progress.completed.count(app::step_key(lesson, step)) ? 1 : 0;
+  return done;
+}
+
+void language_toggle(PanelContext& context) {
+  const app::Language language = context.state().progress.language;
+  const char* const labels[2] = {"EN", "\xE4\xB8\xAD\xE6\x96\x87"};  // "中文"
+  static const char* const ids[2] = {"language/en", "language/zh"};
+  int current = language == app::Language::zh ? 1 : 0;
+  if (segmented("language", labels, 2, current, &context.ui, ids))
+    app::set_language(context.controller, current == 1 ? app::Language::zh : app::Language::en);
+  item_tooltip(context.text.get("language_tip", language));
+}
+
+void lesson_list(PanelContext& context) {
+  const app::AppState& state = context.state();
+  const app::Language language = state.progress.language;
+  if (!state.lessons) return;
+  for (int l = 0; l < static_cast<int>(state.lessons->size()); ++l) {
+    const lessons::Lesson& lesson = (*state.lessons)[l];
+    const int done = completed_steps(state, lesson);
+    const bool all_done = done == static_cast<int>(lesson.steps.size());
+    ImGui::PushID(l);
+    char label[512];
+    std::snprintf(label, sizeof label, "%s %2d. %s", all_done ? "\xE2\x9C\x93" : (done > 0 ? "\xE2\x80\xA2" : " "), l + 1,
+                  app::localized(lesson.title, language).c_str());
+    if (ImGui::Selectable(label, state.progress.lesson == l)) app::start_step(context.controller, l, 0);
+    register_item(context.ui, "lesson/" + std::to_string(l));
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
+      ImGui::TextUnformatted(app::localized(lesson.summary, language).c_str());
+      ImGui::TextDisabled(context.text.get("completed", language), done, static_cast<int>(lesson.steps.size()));
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+  }
+}
+
+void free_play_view(PanelContext& context) {
+  const app::AppState& state = context.state();
+  const app::Language language = state.progress.language;
+  ImGui::TextWrapped("%s", context.text.get("welcome", language));
+  if (state.progress.paused_lesson >= 0) {
+    if (ImGui::Button(context.text.get("resume", language))) app::resume_lesson(context.controller);
+    register_item(context.ui, "lesson/resume");
+  }
+  ImGui::Separator();
+  lesson_list(context);
+  ImGui::Spacing();
+  if (ImGui::SmallButton(context.text.get("reset_progress", language))) app::reset_progress(context.controller);
+  item_tooltip(context.text.get("reset_progress_tip", language));
+}
+
+void step_view(PanelContext& context) {
+  const app::AppState& state = context.state();
+  const app::LessonProgress& p = state.progress;
+  const app::Language language = p.language;
+  const lessons::Lesson& lesson = (*state.lessons)[p.lesson];
+  const lessons::Step& step = lesson.steps[p.step];
+  const float font = ImGui::GetFontSize();
+  ImGui::TextDisabled(context.text.get("lesson_of", language), p.lesson + 1, static_cast<int>(state.lessons->size()));
+  ImGui::SameLine();
+  ImGui::TextDisabled("|");
+  ImGui::SameLine();
+  ImGui::TextDisabled(context.text.get("step_of", language), p.step + 1, static_cast<int>(lesson.steps.size()));
+  ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", app::localized(lesson.title, language).c_str());
+  ImGui::Text("%s", app::localized(step.title, language).c_str());
+  ImGui::Separator();
+  ImGui::TextWrapped("%s", app::localized(step.text, language).c_str());
+  ImGui::Spacing();
+  // Goal, checked every frame.
+  const bool met = p.goal_met;
+  const bool done_before = state.progress.completed.count(app::step_key(lesson, step)) > 0;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, met ? ImVec4(0.12f, 0.30f, 0.16f, 0.6f) : ImVec4(0.20f, 0.20f, 0.28f, 0.6f));
+  ImGui::BeginChild("goal", ImVec2(0, font * 4.4f), true);
+  ImGui::TextColored(met ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
+                     context.text.get("goal", language));
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", app::localized(step.goal_text, language).c_str());
+  ImGui::TextDisabled("%s", context.text.get(met ? "goal_met" : "goal_open", language));
+  ImGui::EndChild();
+  register_item(context.ui, "lesson/goal");
+  ImGui::PopStyleColor();
+  // Hints revealed so far.
+  for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h)
+    ImGui::TextWrapped("%s %s", "\xE2\x80\xA2", app::localized(step.hints[h], language).c_str());
+  // Buttons.
+  ImGui::BeginDisabled(p.lesson == 0 && p.step == 0);
+  if (ImGui::Button(context.text.get("back", language))) app::previous_step(context.controller);
+  register_item(context.ui, "lesson/back");
+  ImGui::EndDisabled();
+  flow_same_line(font * 6.0f);
+  if (ImGui::Button(context.text.get("reset_step", language))) app::reset_step(context.controller);
+  register_item(context.ui, "lesson/reset");
+  flow_same_line(font * 4.0f);
+  if (ImGui::Button(context.text.get("hint", language))) app::reveal_hint(context.controller);
+  register_item(context.ui, "lesson/hint");
+  if (p.hints_shown >= static_cast<int>(step.hints.size())) item_tooltip(context.text.get("no_more_hints", language));
+  flow_same_line(font * 5.0f);
+  if (ImGui::Button(context.text.get("show_me", language))) app::show_me(context.controller);
+  register_item(context.ui, "lesson/show_me");
+  item_tooltip(context.text.get("show_me_tip", language));
+  flow_same_line(font * 4.0f);
+  const bool unlocked = met || done_before;
+  ImGui::BeginDisabled(!unlocked);
+  if (unlocked) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.16f, 0.50f, 0.25f, 1.0f));
+  if (ImGui::Button(context.text.get("next", language))) app::next_step(context.controller);
+  if (unlocked) ImGui::PopStyleColor();
+  register_item(context.ui, "lesson/next");
+  ImGui::EndDisabled();
+  if (!unlocked) item_tooltip(context.text.get("next_locked", language));
+  ImGui::Spacing();
+  if (ImGui::SmallButton(context.text.get("free_play", language))) app::leave_lesson(context.controller);
+  register_item(context.ui, "lesson/free_play");
+  item_tooltip(context.text.get("free_play_tip", language));
+}
+
+}  // namespace
+
+void draw_lesson_panel(PanelContext& context, float width, float height) {
+  const app::AppState& state = context.state();
+  const app::Language language = state.progress.language;
+  ImGui::BeginChild("lesson_panel", ImVec2(width, height), true);
+  ImGui::TextUnformatted(context.text.get("lessons", language));
+  ImGui::SameLine();
+  if (ImGui::SmallButton(context.text.get("all_lessons", language))) ImGui::OpenPopup("lesson_list");
+  register_item(context.ui, "lesson/list");
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 5.5f));
+  language_toggle(context);
+  if (ImGui::BeginPopup("lesson_list")) {
+    lesson_list(context);
+    ImGui::EndPopup();
+  }
+  ImGui::Separator();
+  const bool in_lesson = state.lessons && state.progress.lesson >= 0 &&
+                         state.progress.lesson < static_cast<int>(state.lessons->size());
+  if (in_lesson) step_view(context);
+  else free_play_view(context);
+  ImGui::EndChild();
+}
+
+void draw_lesson_highlights(PanelContext& context) {
+  const app::AppState& state = context.state();
+  const app::LessonProgress& p = state.progress;
+  if (!state.lessons || p.lesson < 0 || p.lesson >= static_cast<int>(state.lessons->size()) || p.goal_met) return;
+  const lessons::Step& step = (*state.lessons)[p.lesson].steps[p.step];
+  ImDrawList* draw = ImGui::GetForegroundDrawList();
+  const float pulse = 0.55f + 0.45f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
+  const ImU32 colour = IM_COL32(255, 190, 64, static_cast<int>(90 + 165 * pulse));
+  for (const std::string& id : step.highlight) {
+    const auto it = context.ui.widget_rects.find(id);
+    if (it == context.ui.widget_rects.end()) continue;
+    const Rect& r = it->second;
+    draw->AddRect(ImVec2(r.x - 3, r.y - 3), ImVec2(r.x + r.w + 3, r.y + r.h + 3), colour, 5.0f, 0, 3.0f);
+  }
+}
+
+}  // namespace headlab::ui
