@@ -134,3 +134,63 @@ TEST_F(RedundancyImportanceTest, PruneLeastImportantMarksExactlyK) {
 
 }  // namespace
 }  // namespace headlab::analysis
+
+namespace headlab::analysis {
+namespace {
+
+TEST_F(RedundancyImportanceTest, IncrementalRecomputeEqualsAFreshOne) {
+  Document doc = text_document(sentence_text("fox"), 8, 11);
+  std::mt19937 rng(4);
+  for (HeadWeights& w : doc.model.layers[0].heads) w.W_Q = test_random(24, 3, rng, 1.5f);
+  LabRun r = run(doc);
+  Analysis& incremental = r.analysis;
+  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 28);
+  // Edit one head: only the 7 pairs that involve it are recomputed, with the same result as
+  // starting from scratch.
+  r.document.model.layers[0].heads[5].W_Q *= 2.0f;
+  r.document.model.layers[0].W_O(3, 4) = 0.5f;
+  forward(r.document.model, r.input.X, r.trace);
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
+  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 7);
+  Analysis fresh;
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, fresh);
+  EXPECT_EQ(incremental.layers[0].redundancy, fresh.layers[0].redundancy);
+  EXPECT_EQ(incremental.layers[0].near_duplicates, fresh.layers[0].near_duplicates);
+  EXPECT_EQ(incremental.heads_scored, 1);
+  for (int h = 0; h < 8; ++h) {
+    const HeadAnalysis& a = incremental.layers[0].heads[h];
+    const HeadAnalysis& b = fresh.layers[0].heads[h];
+    EXPECT_EQ(a.importance, b.importance);
+    EXPECT_EQ(a.label.label, b.label.label);
+    EXPECT_EQ(a.label.explanation, b.label.explanation);
+    for (int role = 0; role < kRoleCount; ++role)
+      EXPECT_EQ(a.scores.score(static_cast<Role>(role)), b.scores.score(static_cast<Role>(role))) << role;
+  }
+  // Nothing changed: nothing recomputed.
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
+  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 0);
+  EXPECT_EQ(incremental.heads_scored, 0);
+  EXPECT_EQ(incremental.layers[0].redundancy, fresh.layers[0].redundancy);
+  // A different sentence length starts over.
+  r.document.input.text = "The cat sat.";
+  r.input = prepare_input(r.document, lexicon());
+  forward(r.document.model, r.input.X, r.trace);
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
+  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 28);
+  EXPECT_EQ(incremental.heads_scored, 8);
+  // Same attention, other options: every head is rescored.
+  AnalysisOptions wide;
+  wide.local_window = 3;
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), wide, incremental);
+  EXPECT_EQ(incremental.heads_scored, 8);
+  EXPECT_EQ(incremental.layers[0].heads[0].scores.local.window, 3);
+  // An empty input analyses to nothing without tripping over the remembered state.
+  r.document.input.text = "";
+  r.input = prepare_input(r.document, lexicon());
+  forward(r.document.model, r.input.X, r.trace);
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
+  EXPECT_EQ(incremental.layers[0].heads.size(), 8u);
+}
+
+}  // namespace
+}  // namespace headlab::analysis

@@ -7,6 +7,18 @@
 namespace headlab::analysis {
 namespace {
 
+bool same_tokens(const Tokens& a, const Tokens& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const Token& x = a[i];
+    const Token& y = b[i];
+    if (x.text != y.text || x.key != y.key || x.is_punctuation != y.is_punctuation || x.is_special != y.is_special ||
+        x.pos != y.pos || x.zipf != y.zipf || x.semantic_bits != y.semantic_bits)
+      return false;
+  }
+  return true;
+}
+
 void summarize(LayerAnalysis& layer) {
   LayerSummary& s = layer.summary;
   s = {};
@@ -32,29 +44,44 @@ Resources load_resources() {
 
 void analyze(const Model& model, const Tokens& tokens, const Trace& trace, const Resources& resources,
              const AnalysisOptions& options, Analysis& out) {
-  make_sentence_context(tokens, model.causal, resources.gold, out.sentence);
+  const bool same_input = out.previous_resources == &resources && out.previous_window == options.local_window &&
+                          out.previous_causal == model.causal && same_tokens(out.previous_tokens, tokens);
+  if (!same_input) {
+    make_sentence_context(tokens, model.causal, resources.gold, out.sentence);
+    out.previous_tokens = tokens;
+    out.previous_resources = &resources;
+    out.previous_window = options.local_window;
+    out.previous_causal = model.causal;
+  }
   const SentenceContext& sentence = out.sentence;
+  out.heads_scored = 0;
   out.gold.has_gold = sentence.gold.has_gold;
   out.gold.reason = sentence.gold.reason;
   out.gold.sentence_id = sentence.gold.sentence ? sentence.gold.sentence->id : std::string();
 
   const std::size_t layer_count = std::min(model.layers.size(), trace.layers.size());
   out.layers.resize(layer_count);
-  std::vector<float> importance;
+  out.redundancy_workspaces.resize(layer_count);
+  out.importance_workspaces.resize(layer_count);
+  std::vector<float>& importance = out.importance_buffer;
   for (std::size_t l = 0; l < layer_count; ++l) {
     const LayerTrace& lt = trace.layers[l];
     LayerAnalysis& la = out.layers[l];
     la.heads.resize(lt.heads.size());
+    // Redundancy first: it finds the heads whose attention changed since the last call.
+    RedundancyWorkspace& workspace = out.redundancy_workspaces[l];
+    redundancy(lt, model.causal, resources.config.redundancy_smoothing, resources.config.near_duplicate_distance,
+               workspace, la.redundancy, la.near_duplicates);
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
+      if (same_input && !workspace.changed[h]) continue;  // same attention, same scores
       HeadAnalysis& ha = la.heads[h];
       const Matrix& attention = lt.heads[h].attention;  // (n, n), row = query
       score_head(attention, sentence, resources.config, options, ha.scores);
       score_syntactic(attention, sentence, resources.gold, resources.config, ha.scores.syntactic);
       label_head(ha.scores, sentence, resources.gold, tokens, resources.config, ha.label);
+      ++out.heads_scored;
     }
-    redundancy(lt, model.causal, resources.config.redundancy_smoothing, resources.config.near_duplicate_distance,
-               out.redundancy_workspace, la.redundancy, la.near_duplicates);
-    layer_importance(model, static_cast<int>(l), trace, out.importance_workspace, importance);
+    layer_importance(model, static_cast<int>(l), trace, out.importance_workspaces[l], importance);
     la.importance_ranking = importance_ranking(model.layers[l], importance);
     for (std::size_t h = 0; h < la.heads.size(); ++h) {
       la.heads[h].importance = importance[h];

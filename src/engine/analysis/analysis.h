@@ -5,7 +5,10 @@
 // summary. docs/labels.md defines every number.
 //
 // Usage: load the Resources once, keep one Analysis next to the Trace and call analyze() after
-// forward(); buffers are reused, so recomputing at the same sizes allocates little.
+// forward(); buffers are reused, so recomputing at the same sizes allocates little. A head whose
+// attention matrix is bit-equal to the last call's (same tokens, options and resources) keeps its
+// scores and label: an edit to one head rescores that head (and the layers after it) only. The
+// result is always what a fresh Analysis would give.
 #include <array>
 #include <string>
 #include <utility>
@@ -64,10 +67,17 @@ struct GoldStatus {
 struct Analysis {
   std::vector<LayerAnalysis> layers;
   GoldStatus gold;
-  // Buffers reused between recomputes.
+  // Buffers reused between recomputes (one redundancy and importance workspace per layer), and
+  // what the last call was given, to know which heads need rescoring.
   SentenceContext sentence;
-  RedundancyWorkspace redundancy_workspace;
-  ImportanceWorkspace importance_workspace;
+  Tokens previous_tokens;
+  const Resources* previous_resources = nullptr;
+  int previous_window = -1;
+  bool previous_causal = false;
+  int heads_scored = 0;  // heads the last call (re)scored (tests and benchmarks)
+  std::vector<RedundancyWorkspace> redundancy_workspaces;
+  std::vector<ImportanceWorkspace> importance_workspaces;
+  std::vector<float> importance_buffer;
 };
 
 // Analyses every head of `trace` (the forward pass of `model` on an input with `tokens`).

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "engine/analysis/fast_log.h"
+#include "engine/analysis/row_math.h"
 
 namespace headlab::analysis {
 
@@ -48,16 +49,6 @@ OffsetScore offset_score(const Matrix& attention, const SentenceContext& s, cons
   return out;
 }
 
-// Unique argmax of a row over its k visible keys, -1 on a tie (a uniform row has no argmax).
-// Two vectorizable passes instead of one branchy one.
-int row_argmax(const Matrix& attention, int i, int k) {
-  const auto row = attention.row(i).head(k);
-  Eigen::Index best = 0;
-  const float value = row.maxCoeff(&best);
-  const auto ties = (row.array() >= value - 1e-5f * value).count();
-  return ties == 1 ? static_cast<int>(best) : -1;
-}
-
 }  // namespace
 
 void score_head(const Matrix& attention, const SentenceContext& sentence, const LabelConfig& config,
@@ -73,19 +64,24 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
   double entropy = 0.0, related_share = 0.0, off_mass = 0.0, band_mass = 0.0, band_uniform = 0.0;
   int rare_hits = 0, content_rows = 0;
   const float keep = 1.0f - config.broad_smoothing;
+  // (1, n) attention each key receives, summed over informative rows: key-set masses are its dot
+  // products with the sets' masks.
+  RowVector& column_mass = out.column_mass;
+  column_mass.setZero(n);
   for (int i = first; i < n && rows > 0; ++i) {
     const int visible = sentence.visible(i);
-    argmax[i] = row_argmax(attention, i, visible);
+    const float* row = attention.data() + static_cast<std::ptrdiff_t>(i) * n;
+    argmax[i] = row_unique_argmax(row, visible);
     rare_hits += argmax[i] >= 0 && sentence.is_rarest[argmax[i]];
+    add_row(column_mass.data(), row, visible);
     // Clark et al. 2019, sec. 3.3: entropy of the smoothed row over ln(visible keys).
     const float floor = config.broad_smoothing / static_cast<float>(visible);
-    const float* row = attention.data() + static_cast<std::ptrdiff_t>(i) * n;
-    entropy += entropy_sum(visible, [&](int j) { return keep * row[j] + floor; }) / std::log(static_cast<float>(visible));
+    entropy += smoothed_entropy(row, visible, keep, floor) / std::log(static_cast<float>(visible));
     const int band_lo = std::max(0, i - w), band_hi = std::min(visible - 1, i + w);
-    band_mass += attention.row(i).segment(band_lo, band_hi - band_lo + 1).sum();
+    band_mass += row_sum(row + band_lo, band_hi - band_lo + 1);
     band_uniform += static_cast<double>(band_hi - band_lo + 1) / visible;
     if (sentence.has_related[i]) {
-      const double related = attention.row(i).dot(sentence.related_mask.row(i));
+      const double related = row_dot(row, sentence.related_mask.data() + static_cast<std::ptrdiff_t>(i) * n, visible);
       const double off_diagonal = std::max(0.0, 1.0 - attention(i, i));
       related_share += off_diagonal > 1e-6 ? std::min(1.0, related / off_diagonal) : 0.0;
       off_mass += off_diagonal;
@@ -96,12 +92,10 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
   out.next_token = offset_score(attention, sentence, argmax, +1);
   out.self = offset_score(attention, sentence, argmax, 0);
 
-  // Key-set masses: the column sums over informative rows dotted with the set's mask.
   const double inv_rows = rows > 0 ? 1.0 / rows : 0.0;
-  RowVector column_mass = RowVector::Zero(n);
-  if (rows > 0) column_mass = attention.bottomRows(rows).colwise().sum();
-  out.delimiter = {static_cast<float>(column_mass.dot(sentence.delimiter_mask) * inv_rows), sentence.delimiter_count};
-  out.cls = {static_cast<float>(column_mass.dot(sentence.cls_mask) * inv_rows), sentence.cls_count};
+  out.delimiter = {static_cast<float>(row_dot(column_mass.data(), sentence.delimiter_mask.data(), n) * inv_rows),
+                   sentence.delimiter_count};
+  out.cls = {static_cast<float>(row_dot(column_mass.data(), sentence.cls_mask.data(), n) * inv_rows), sentence.cls_count};
 
   LocalScore& local = out.local;
   local.window = w;
@@ -119,7 +113,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     rare_word.rows = rows;
     rare_word.hits = rare_hits;
     rare_word.share = static_cast<float>(rare_hits) / static_cast<float>(rows);
-    rare_word.mass = static_cast<float>(column_mass.dot(sentence.rarest_mask) * inv_rows);
+    rare_word.mass = static_cast<float>(row_dot(column_mass.data(), sentence.rarest_mask.data(), n) * inv_rows);
   }
 
   ContentScore& content = out.content_similarity;

@@ -104,6 +104,7 @@ struct HeadScores {
   RareWordScore rare_word;
   SyntacticScore syntactic;
   std::vector<int> argmax;  // (n) each row's unique argmax key, -1 on a tie or an uninformative row
+  RowVector column_mass;    // (1, n) attention each key receives, summed over informative rows
 
   // The [0, 1] number reported for each role id; NaN for syntactic without a gold parse.
   float score(Role role) const;
@@ -114,7 +115,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
                 const AnalysisOptions& options, HeadScores& out);
 
 // Unique argmax of row i over the keys where `allowed(j)` holds; -1 when the top two are tied
-// (a uniform row has no argmax). Shared by the argmax-based scores.
+// (a uniform row has no argmax). Used where keys are excluded (syntax ignores self, [CLS], [SEP]).
 template <class Allowed>
 int unique_argmax(const Matrix& attention, int row, int visible, Allowed allowed) {
   int best = -1;

@@ -45,6 +45,18 @@ void layer_importance(const Model& model, int layer_index, const Trace& trace, I
   if (!(out_norm > 0.0)) return;  // a zero output: nothing to lose
   const bool linear = layer.norm == Norm::none && !layer.has_ffn;
   const Matrix& layer_in = layer_index == 0 ? trace.X : trace.layers[layer_index - 1].output;
+  if (linear) {
+    const bool same_W_O = w.gram_w_source.rows() == layer.W_O.rows() && w.gram_w_source.cols() == layer.W_O.cols() &&
+                          w.gram_w_source == layer.W_O && static_cast<int>(w.gram_w.size()) == heads;
+    if (!same_W_O) {
+      w.gram_w.resize(heads);
+      for (int h = 0; h < heads; ++h) {
+        const auto block = layer.W_O.middleRows(static_cast<Eigen::Index>(h) * layer.d_v, layer.d_v);
+        w.gram_w[h].noalias() = block * block.transpose();
+      }
+      w.gram_w_source = layer.W_O;
+    }
+  }
   for (int h = 0; h < heads; ++h) {
     if (layer.heads[h].pruned) continue;
     const auto W_O_h = layer.W_O.middleRows(static_cast<Eigen::Index>(h) * layer.d_v, layer.d_v);  // (d_v, d_model)
@@ -54,8 +66,7 @@ void layer_importance(const Model& model, int layer_index, const Trace& trace, I
       // out - out_without_h = Z_h W_O,h (the residual cancels), and
       // ||Z W||_F^2 = trace((Z^T Z)(W W^T)): two (d_v, d_v) products instead of an (n, d_model) one.
       w.gram_z.noalias() = Z.transpose() * Z;
-      w.gram_w.noalias() = W_O_h * W_O_h.transpose();
-      change = std::sqrt(std::max(0.0, static_cast<double>(w.gram_z.cwiseProduct(w.gram_w).sum())));
+      change = std::sqrt(std::max(0.0, static_cast<double>(w.gram_z.cwiseProduct(w.gram_w[h]).sum())));
     } else {
       w.ablated = lt.attention_output;
       w.ablated.noalias() -= Z * W_O_h;

@@ -13,11 +13,13 @@
 
 namespace headlab::analysis {
 
-// Reusable buffers: with no residual-norm-FFN the change has a closed form and needs only small
-// (d_v, d_v) products; otherwise the sub-layers are re-run with the head's block removed.
+// One layer's buffers, kept between recomputes. With no norm and no FFN the change has a closed
+// form that needs only (d_v, d_v) products, and W_O,h W_O,h^T depends on weights alone: it is kept
+// until W_O changes. Otherwise the sub-layers are re-run with the head's block removed.
 struct ImportanceWorkspace {
-  Matrix gram_z;      // (d_v, d_v) Z_h^T Z_h
-  Matrix gram_w;      // (d_v, d_v) W_O,h W_O,h^T
+  Matrix gram_z;               // (d_v, d_v) Z_h^T Z_h
+  std::vector<Matrix> gram_w;  // per head (d_v, d_v) W_O,h W_O,h^T
+  Matrix gram_w_source;        // the W_O those were computed from
   Matrix ablated;     // (n, d_model) attention output without the head
   Matrix hidden;      // (n, d_model)
   Matrix ffn_in;      // (n, d_model)
@@ -26,6 +28,7 @@ struct ImportanceWorkspace {
 };
 
 // importance[h] for every head of layer `layer_index` of a model that `trace` was computed with.
+// Use one workspace per layer.
 void layer_importance(const Model& model, int layer_index, const Trace& trace, ImportanceWorkspace& workspace,
                       std::vector<float>& importance);
 
