@@ -29,6 +29,16 @@
     selectHead: (layer, head) => call({ op: 'selectHead', layer, head }),
     exportModel: () => call({ op: 'exportModel' }),
     loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
+    applyPreset: (layer, head, preset) => call({ op: 'applyPreset', layer, head, preset }),
+    // Lessons (docs/lessons.md): state().lesson tells where the learner is and whether the goal holds.
+    lessons: () => call({ op: 'lessons' }),
+    startLesson: (lesson, step = 0) => call({ op: 'startLesson', lesson, step }),
+    showMe: () => call({ op: 'showMe' }),
+    nextStep: () => call({ op: 'nextStep' }),
+    previousStep: () => call({ op: 'previousStep' }),
+    setLanguage: (language) => call({ op: 'setLanguage', language }),
+    resetProgress: () => call({ op: 'resetProgress' }),
+    request: (request) => call(request),
     undo: () => call({ op: 'undo' }),
     // Screen rectangle {x, y, width, height} (CSS pixels) of a named widget, or null
     // (names: src/ui/widget_ids.h, e.g. "heads/plus", "editor/cell/5/0", "overview/head/0/2").

@@ -37,6 +37,7 @@ struct Platform {
   headlab::app::Controller* controller = nullptr;
   headlab::ui::LabUiState ui;
   headlab::ui::UiText text;
+  std::vector<headlab::Preset> presets;
   headlab::ui::FontFiles fonts;
   headlab::ui::ThemeChoice applied_theme = headlab::ui::ThemeChoice::dark;
   std::vector<std::string> example_sentences;
@@ -160,7 +161,7 @@ void frame(void* arg) {
     headlab::ui::apply_theme(p.ui.theme == headlab::ui::ThemeChoice::dark ? headlab::ui::Theme::dark
                                                                           : headlab::ui::Theme::light);
   }
-  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text);
+  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text, p.presets);
   ImGui::Render();
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
@@ -256,6 +257,8 @@ int main() {
   if (const auto sentences = headlab::read_asset("sentences.json"))
     platform.example_sentences = headlab::app::example_texts(*sentences);
   if (const auto ui_text = headlab::read_asset("ui_text.json")) platform.text = headlab::ui::UiText::parse(*ui_text);
+  if (auto presets = headlab::load_presets(); presets.ok()) platform.presets = std::move(presets).value();
+  else headlab::app::push_notice(platform.state, headlab::app::NoticeLevel::error, presets.error());
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -136,14 +136,14 @@ void draw_stacked(PanelContext& context) {
 }  // namespace
 
 void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences,
-                     const UiText& text) {
+                     const UiText& text, const std::vector<Preset>& presets) {
   ui.hovered_token = ui.next_hovered_token;
   ui.next_hovered_token = -1;
   ui.widget_rects.clear();
   handle_shortcuts(controller, ui);
   const std::vector<std::string> tokens = token_texts(controller.state());
   const std::vector<std::string> features = feature_names(controller.state().document.model);
-  PanelContext context{controller, ui, tokens, features, example_sentences, text};
+  PanelContext context{controller, ui, tokens, features, example_sentences, text, presets};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;

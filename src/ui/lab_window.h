@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/controller.h"
+#include "engine/presets.h"
 #include "ui/ui_state.h"
 #include "ui/ui_text.h"
 
@@ -14,6 +15,6 @@ namespace headlab::ui {
 inline constexpr float kPhoneWidth = 760.0f;
 
 void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences,
-                     const UiText& text);
+                     const UiText& text, const std::vector<Preset>& presets);
 
 }  // namespace headlab::ui

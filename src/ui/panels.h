@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/controller.h"
+#include "engine/presets.h"
 #include "ui/ui_state.h"
 #include "ui/ui_text.h"
 
@@ -17,6 +18,7 @@ struct PanelContext {
   const std::vector<std::string>& feature_names;   // names of the d_model input dimensions
   const std::vector<std::string>& example_sentences;
   const UiText& text;
+  const std::vector<Preset>& presets;
   const app::AppState& state() const { return controller.state(); }
 };
 

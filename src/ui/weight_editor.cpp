@@ -137,6 +137,31 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
   ImGui::EndChild();
 }
 
+void preset_menu(PanelContext& context, int layer, int head) {
+  const app::Language language = context.state().progress.language;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  if (ImGui::BeginCombo("##preset", "Presets", ImGuiComboFlags_HeightLarge)) {
+    for (const Preset& preset : context.presets) {
+      if (ImGui::Selectable(app::localized(preset.name, language).c_str())) {
+        const Preset* chosen = &preset;
+        context.controller.apply([=](app::AppState& s) { return apply_preset(s.document.model, layer, head, *chosen); });
+      }
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
+        ImGui::TextUnformatted(app::localized(preset.description, language).c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+      register_item(context.ui, "editor/preset/" + preset.id);
+    }
+    ImGui::EndCombo();
+  }
+  register_item(context.ui, ids::kPresetCombo);
+  item_tooltip("Write a textbook head into W_Q, W_K and W_V of this head. You can read and edit what it wrote; "
+               "Ctrl+Z undoes it.");
+}
+
 }  // namespace
 
 void draw_weight_editor(PanelContext& context, float width, float height) {
@@ -171,7 +196,9 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
       context.controller.apply([=](app::AppState& s) { return app::reset_head(s, layer, head, seed); });
     }
     item_tooltip("Back to this head's initial weights (the model seed).");
-    ImGui::SameLine();
+    flow_same_line(font * 7.0f);
+    preset_menu(context, layer, head);
+    flow_same_line(font * 5.0f);
     bool pruned = model_layer.heads[head].pruned;
     if (ImGui::Checkbox("pruned", &pruned))
       context.controller.apply([=](app::AppState& s) {

@@ -133,6 +133,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   LabUiState ui;
   const std::vector<std::string> examples{"The dog sleeps.", "A cat sat."};
   const UiText text = UiText::parse(read_asset("ui_text.json").value_or("{}"));
+  const std::vector<Preset> presets = load_presets().value();
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
     io.DisplaySize = size;
     for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat}) {
@@ -140,7 +141,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
       ui.side = view == DetailView::arcs ? SidePanel::labels : SidePanel::weights;
       io.DeltaTime = 1.0f / 60.0f;
       ImGui::NewFrame();
-      draw_lab_window(controller, ui, examples, text);
+      draw_lab_window(controller, ui, examples, text, presets);
       ImGui::Render();
       EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     }

@@ -1,0 +1,85 @@
+// Lessons in the page: lesson 1 completed with real clicks, lesson 3 with real drags, and a
+// Chinese step rendered (screenshot in artifacts/).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openLab, screenshot, frames } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const center = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+async function rectOf(page, name) {
+  await frames(page, 2);
+  const rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
+  assert.ok(rect, `widget ${name} is on screen`);
+  return rect;
+}
+async function click(page, name) {
+  const p = center(await rectOf(page, name));
+  await page.mouse.click(p.x, p.y);
+  await frames(page, 3);
+}
+const lesson = (page) => page.evaluate(() => window.headlab.state().lesson);
+
+test('lesson 1 through real clicks: add a head, give it a preset, reach the goal, go on', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1440, height: 900 });
+  await click(page, 'lesson/0');
+  let state = await lesson(page);
+  assert.equal(state.index, 0);
+  assert.equal(state.goal_met, false);
+  await click(page, 'heads/plus');
+  await click(page, 'overview/head/0/1');
+  await click(page, 'editor/preset');
+  await click(page, 'editor/preset/delimiter');
+  state = await lesson(page);
+  assert.equal(state.goal_met, true, 'the goal is checked live and met');
+  await screenshot(page, 'lesson-1-goal-met');
+  await click(page, 'lesson/next');
+  state = await lesson(page);
+  assert.ok(state.completed.includes('01-why-heads/one-head'));
+  assert.equal(state.index, 1, 'Next moved on to lesson 2');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('lesson 3 through real drags of two weight cells', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1440, height: 900 });
+  await page.evaluate(() => window.headlab.startLesson(2));
+  await frames(page, 3);
+  const drag = async (matrixTab, cell, pixels) => {
+    await click(page, matrixTab);
+    const p = center(await rectOf(page, cell));
+    await page.keyboard.down('Shift');  // Shift: ten times faster
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    for (let k = 1; k <= 12; ++k) {
+      await page.mouse.move(p.x, p.y - (pixels * k) / 12);
+      await frames(page, 1);
+    }
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    await frames(page, 2);
+  };
+  await drag('editor/tab/W_Q', 'editor/cell/4/0', 90);   // adj queries
+  assert.equal((await lesson(page)).goal_met, false);
+  await drag('editor/tab/W_K', 'editor/cell/5/0', 60);   // noun keys
+  const state = await page.evaluate(() => window.headlab.state());
+  assert.ok(state.layers[0].heads[0].W_Q[4][0] > 5, `W_Q[adj,0] = ${state.layers[0].heads[0].W_Q[4][0]}`);
+  assert.equal(state.lesson.goal_met, true, `lazy -> dog = ${state.layers[0].heads[0].attention[1][2]}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a Chinese lesson step renders, and progress survives a reload', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1440, height: 900 });
+  await page.evaluate(() => window.headlab.startLesson(4));
+  await click(page, 'language/zh');
+  assert.equal((await lesson(page)).language, 'zh');
+  await screenshot(page, 'lesson-5-zh');
+  await page.evaluate(() => window.headlab.showMe());
+  await frames(page, 3);
+  assert.equal((await lesson(page)).goal_met, true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
