@@ -130,6 +130,12 @@ TEST_F(RedundancyImportanceTest, PruneLeastImportantMarksExactlyK) {
   count = 0;
   for (const HeadWeights& w : model.layers[0].heads) count += w.pruned;
   EXPECT_EQ(count, 5);
+  // Measuring importance on an input in the same call gives the same choice.
+  Model measured = doc.model;
+  Result<std::vector<int>> by_input = prune_least_important(measured, r.input.X, 0, 2);
+  ASSERT_TRUE(by_input.ok()) << by_input.error();
+  EXPECT_EQ(by_input.value(), pruned.value());
+  EXPECT_FALSE(prune_least_important(measured, Matrix::Zero(3, 5), 0, 1).ok());
 }
 
 }  // namespace

@@ -104,4 +104,18 @@ Result<std::vector<int>> prune_least_important(Model& model, int layer, int k, c
   return order;
 }
 
+Result<std::vector<int>> prune_least_important(Model& model, const Matrix& X, int layer, int k) {
+  if (layer < 0 || layer >= static_cast<int>(model.layers.size()))
+    return Result<std::vector<int>>::failure("layer: " + std::to_string(layer) + " does not exist");
+  if (X.cols() != model.d_model)
+    return Result<std::vector<int>>::failure("X: expected " + std::to_string(model.d_model) + " columns, got " +
+                                             std::to_string(X.cols()));
+  Trace trace;
+  forward(model, X, trace);
+  ImportanceWorkspace workspace;
+  std::vector<float> importance;
+  layer_importance(model, layer, trace, workspace, importance);
+  return prune_least_important(model, layer, k, importance);
+}
+
 }  // namespace headlab::analysis

@@ -39,4 +39,7 @@ std::vector<int> importance_ranking(const Layer& layer, const std::vector<float>
 // At least one head of the layer stays unpruned; k outside 1..(unpruned - 1) is an error.
 Result<std::vector<int>> prune_least_important(Model& model, int layer, int k, const std::vector<float>& importance);
 
+// The same, measuring importance first: runs the model on X (n, d_model).
+Result<std::vector<int>> prune_least_important(Model& model, const Matrix& X, int layer, int k);
+
 }  // namespace headlab::analysis
