@@ -22,7 +22,10 @@ json details(const HeadScores& s, const GoldCorpus& corpus) {
             {"rare_word_mass", number(s.rare_word.mass)},
             {"content_rows", s.content_similarity.rows},
             {"content_related_share", number(s.content_similarity.related_share)},
-            {"syntactic_evaluated", s.syntactic.evaluated}};
+            {"syntactic_evaluated", s.syntactic.evaluated},
+            {"syntactic_selectivity", number(s.syntactic.selectivity)},
+            {"syntactic_confident_rows", s.syntactic.confident_rows},
+            {"syntactic_sink_token", s.syntactic.sink_token}};
   if (const RelationScore* r = s.syntactic.best_relation()) {
     d["syntactic_best_relation"] = corpus.relations[r->relation].id;
     d["syntactic_direction"] = r->head_to_dependent ? "head_to_dependent" : "dependent_to_head";

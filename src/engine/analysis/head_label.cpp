@@ -45,7 +45,9 @@ std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelCo
   set(Role::content_similarity, s.content_similarity.score, c.content_similarity,
       s.content_similarity.score > c.content_similarity, s.content_similarity.rows > 0);
   set(Role::rare_word, s.rare_word.share, c.rare_word,
-      s.rare_word.share > c.rare_word && s.rare_word.mass >= c.rare_word_min_target_mass, s.rare_word.token >= 0);
+      s.rare_word.share > c.rare_word && s.rare_word.mass >= c.rare_word_min_target_mass &&
+          s.rare_word.mass >= c.rare_word_uniform_multiple * s.rare_word.uniform_mass,
+      s.rare_word.token >= 0);
   return checks;
 }
 
@@ -129,6 +131,9 @@ std::string explain(Role role, const HeadScores& s, const SentenceContext& sente
                     percent(s.content_similarity.related_share));
     }
     case Role::rare_word:
+      if (s.rare_word.tied > 1)
+        return format("%d of %d tokens put most weight on one of the %d equally rarest words, mostly \"%s\".",
+                      s.rare_word.hits, s.rare_word.rows, s.rare_word.tied, token_text(tokens, s.rare_word.token));
       return format("%d of %d tokens put most weight on the rarest word, \"%s\".", s.rare_word.hits, s.rare_word.rows,
                     token_text(tokens, s.rare_word.token));
   }

@@ -61,7 +61,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
   const int rows = n >= 2 ? n - first : 0;
   std::vector<int>& argmax = out.argmax;
   argmax.assign(n, -1);
-  double entropy = 0.0, related_share = 0.0, off_mass = 0.0, band_mass = 0.0, band_uniform = 0.0;
+  double entropy = 0.0, related_share = 0.0, off_mass = 0.0, band_mass = 0.0, band_uniform = 0.0, rare_uniform = 0.0;
   int rare_hits = 0, content_rows = 0;
   const float keep = 1.0f - config.broad_smoothing;
   // (1, n) attention each key receives, summed over informative rows: key-set masses are its dot
@@ -80,6 +80,9 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     const int band_lo = std::max(0, i - w), band_hi = std::min(visible - 1, i + w);
     band_mass += row_sum(row + band_lo, band_hi - band_lo + 1);
     band_uniform += static_cast<double>(band_hi - band_lo + 1) / visible;
+    int rare_visible = 0;
+    for (int j = 0; j < visible; ++j) rare_visible += sentence.is_rarest[j];
+    rare_uniform += static_cast<double>(rare_visible) / visible;
     if (sentence.has_related[i]) {
       const double related = row_dot(row, sentence.related_mask.data() + static_cast<std::ptrdiff_t>(i) * n, visible);
       const double off_diagonal = std::max(0.0, 1.0 - attention(i, i));
@@ -109,11 +112,21 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
   RareWordScore& rare_word = out.rare_word;
   rare_word = {};
   rare_word.token = sentence.rarest;
+  for (int j = 0; j < n; ++j) rare_word.tied += sentence.is_rarest[j];
+  if (rare_word.tied > 1) {  // name the tied rarest word the rows pick most often
+    int best_hits = -1;
+    for (int j = 0; j < n; ++j) {
+      if (!sentence.is_rarest[j]) continue;
+      const int hits = static_cast<int>(std::count(argmax.begin(), argmax.end(), j));
+      if (hits > best_hits) best_hits = hits, rare_word.token = j;
+    }
+  }
   if (sentence.rarest >= 0 && rows > 0) {
     rare_word.rows = rows;
     rare_word.hits = rare_hits;
     rare_word.share = static_cast<float>(rare_hits) / static_cast<float>(rows);
     rare_word.mass = static_cast<float>(row_dot(column_mass.data(), sentence.rarest_mask.data(), n) * inv_rows);
+    rare_word.uniform_mass = static_cast<float>(rare_uniform * inv_rows);
   }
 
   ContentScore& content = out.content_similarity;

@@ -44,7 +44,9 @@ struct KeySetScore {
 struct RareWordScore {
   float share = 0.0f;  // share of rows whose unique argmax is the rarest word
   float mass = 0.0f;   // mean attention on the rarest word(s)
-  int token = -1;      // the rarest word, -1 when there is none
+  float uniform_mass = 0.0f;  // what a uniform head would put there
+  int token = -1;      // the rarest word most rows look at (ties: several share the lowest frequency), -1: none
+  int tied = 0;        // how many words share the lowest frequency
   int rows = 0;
   int hits = 0;
 };
@@ -77,7 +79,7 @@ struct RelationScore {
   bool head_to_dependent = false;
   float accuracy = 0.0f;
   float partner_mass = 0.0f;
-  bool claimed = false;  // accuracy >= baseline + margin and partner_mass >= min_target_mass
+  bool claimed = false;  // accuracy >= baseline + margin, partner_mass >= min_target_mass, selective head
 };
 
 struct SyntacticScore {
@@ -87,6 +89,13 @@ struct SyntacticScore {
   int column_best = -1;    // best relation under the column-argmax variant
   float column_accuracy = 0.0f;
   bool column_head_to_dependent = false;
+  // Of the rows with >= confident_row_mass on one word other than themselves and [CLS]/[SEP],
+  // the share whose word is a gold dependency neighbour (any relation).
+  int confident_rows = 0;
+  float selectivity = 0.0f;
+  // A word that is the other-word argmax of more than max_sink_share of the rows, else -1.
+  int sink_token = -1;
+  std::vector<int> looked_at;  // scratch, kept to avoid allocating per call
 
   const RelationScore* best_relation() const { return best >= 0 ? &relations[best] : nullptr; }
   bool claimed() const { return best >= 0 && relations[best].claimed; }

@@ -47,6 +47,10 @@ bool LabelConfig::operator==(const LabelConfig& o) const {
          delimiter == o.delimiter && cls == o.cls && broad == o.broad && broad_smoothing == o.broad_smoothing &&
          syntactic_margin == o.syntactic_margin && syntactic_min_target_mass == o.syntactic_min_target_mass &&
          syntactic_excluded_relations == o.syntactic_excluded_relations &&
+         syntactic_confident_row_mass == o.syntactic_confident_row_mass &&
+         syntactic_min_selectivity == o.syntactic_min_selectivity &&
+         syntactic_max_sink_share == o.syntactic_max_sink_share &&
+         rare_word_uniform_multiple == o.rare_word_uniform_multiple &&
          content_similarity == o.content_similarity && rare_word == o.rare_word &&
          rare_word_min_target_mass == o.rare_word_min_target_mass &&
          near_duplicate_distance == o.near_duplicate_distance && redundancy_smoothing == o.redundancy_smoothing;
@@ -96,7 +100,10 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
         break;
       case Role::syntactic:
         ok = r.number(role, path, "margin_over_baseline", 0, 1, config.syntactic_margin) &&
-             r.number(role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass);
+             r.number(role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass) &&
+             r.number(role, path, "confident_row_mass", 0, 1, config.syntactic_confident_row_mass) &&
+             r.number(role, path, "min_selectivity", 0, 1, config.syntactic_min_selectivity) &&
+             r.number(role, path, "max_sink_share", 0, 1, config.syntactic_max_sink_share);
         if (ok) {
           const json& excluded = role.contains("excluded_relations") ? role["excluded_relations"] : json();
           if (!excluded.is_array()) return R::failure(path + ".excluded_relations: expected an array of relation ids");
@@ -112,7 +119,8 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
         break;
       case Role::rare_word:
         ok = r.number(role, path, "threshold", 0, 1, config.rare_word) &&
-             r.number(role, path, "min_target_mass", 0, 1, config.rare_word_min_target_mass);
+             r.number(role, path, "min_target_mass", 0, 1, config.rare_word_min_target_mass) &&
+             r.number(role, path, "uniform_multiple", 1, 1000, config.rare_word_uniform_multiple);
         break;
     }
     if (!ok) return R::failure(r.error);

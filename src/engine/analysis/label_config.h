@@ -36,6 +36,16 @@ struct LabelConfig {
   // HeadLab's guard for argmax-based scores on one short sentence: the mean attention on the
   // predicted token must reach this, or the argmax of a near-uniform row (noise) could fire.
   float syntactic_min_target_mass = 0.3f;
+  // ... and the head must be selective: of its confident rows (>= confident_row_mass on one word
+  // other than itself and [CLS]/[SEP]), at least min_selectivity must land on a gold dependency
+  // neighbour. On one sentence each relation has one or two arcs, so a head that attends sharply
+  // at random would otherwise hit some relation by chance (HeadLab's guard, not from a paper).
+  float syntactic_confident_row_mass = 0.5f;
+  float syntactic_min_selectivity = 0.75f;
+  // ... and not a sink: when one word is the (other-word) argmax of more than this share of rows,
+  // everything looks at it (often the main verb), and the arcs it completes are no evidence of a
+  // relation-specific head (the "attend to the verb" confound LABELS.md warns about).
+  float syntactic_max_sink_share = 0.34f;
   // Relations not scored: attention to punctuation is the delimiter role (Clark et al. 2019,
   // sec. 3.2); scoring "punct" as syntax would call every delimiter head syntactic.
   std::vector<std::string> syntactic_excluded_relations = {"punct"};
@@ -44,6 +54,9 @@ struct LabelConfig {
   // rare_word: share of rows whose argmax is the rarest token (Voita et al. 2019, sec. 5.3).
   float rare_word = 0.5f;
   float rare_word_min_target_mass = 0.3f;
+  // ... and at least this multiple of what a uniform head puts on the rare word (on a 4-token
+  // sentence a near-uniform head already puts 0.25 there).
+  float rare_word_uniform_multiple = 2.0f;
   // redundancy: two heads are near-duplicates below this mean Jensen-Shannon distance.
   float near_duplicate_distance = 0.1f;
   float redundancy_smoothing = 1e-4f;

@@ -85,6 +85,12 @@ void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& 
     }
   }
   out.gold = match_gold(corpus, tokens);
+  out.gold_neighbour.assign(static_cast<std::size_t>(n) * n, 0);
+  if (out.gold.has_gold)
+    for (const Arc& arc : out.gold.sentence->arcs) {
+      const int a = out.gold.input_index[arc.dependent], b = out.gold.input_index[arc.head];
+      out.gold_neighbour[static_cast<std::size_t>(a) * n + b] = out.gold_neighbour[static_cast<std::size_t>(b) * n + a] = 1;
+    }
 }
 
 }  // namespace headlab::analysis

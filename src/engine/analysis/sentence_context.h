@@ -32,10 +32,13 @@ struct SentenceContext {
   std::vector<unsigned char> has_related;  // (n) row i has a related word among its visible keys
   std::vector<int> words;  // input indices of the non-special tokens
   GoldMatch gold;
+  // (n, n) gold_neighbour[i * n + j]: a gold arc (any relation, either direction) joins i and j.
+  std::vector<unsigned char> gold_neighbour;
 
   // Keys query i may see: all n, or 0..i under the causal mask.
   int visible(int i) const { return causal ? i + 1 : n; }
   bool is_related(int i, int j) const { return related[static_cast<std::size_t>(i) * n + j] != 0; }
+  bool is_gold_neighbour(int i, int j) const { return gold_neighbour[static_cast<std::size_t>(i) * n + j] != 0; }
 };
 
 // Fills `out` (reusing its buffers) for the tokens of one input.

@@ -38,10 +38,33 @@ void score_syntactic(const Matrix& attention, const SentenceContext& sentence, c
   out.best = out.column_best = -1;
   out.column_accuracy = 0.0f;
   out.column_head_to_dependent = false;
+  out.confident_rows = 0;
+  out.selectivity = 0.0f;
   out.evaluated = sentence.gold.has_gold;
   if (!out.evaluated) return;
   const GoldSentence& gold = *sentence.gold.sentence;
   const std::vector<int>& at = sentence.gold.input_index;
+  // Selectivity: does the head's sharp attention follow the parse, or land anywhere? And is there
+  // a sink, one word most rows look at?
+  int confident = 0, on_arcs = 0, rows = 0;
+  std::vector<int>& looked_at = out.looked_at;  // (n) rows whose other-word argmax is each word
+  looked_at.assign(sentence.n, 0);
+  for (int i = 0; i < sentence.n; ++i) {
+    if (sentence.is_special[i] || sentence.visible(i) < 2) continue;
+    ++rows;
+    const int partner = row_partner(attention, sentence, i);
+    if (partner < 0) continue;
+    ++looked_at[partner];
+    if (attention(i, partner) < config.syntactic_confident_row_mass) continue;
+    ++confident;
+    on_arcs += sentence.is_gold_neighbour(i, partner);
+  }
+  out.confident_rows = confident;
+  out.selectivity = confident > 0 ? static_cast<float>(on_arcs) / static_cast<float>(confident) : 0.0f;
+  out.sink_token = -1;
+  for (int j = 0; j < sentence.n; ++j)
+    if (looked_at[j] > config.syntactic_max_sink_share * rows) out.sink_token = j;
+  const bool selective = confident > 0 && out.selectivity >= config.syntactic_min_selectivity && out.sink_token < 0;
   const auto& excluded = config.syntactic_excluded_relations;
   for (const Arc& arc : gold.arcs) {
     if (std::find(excluded.begin(), excluded.end(), arc.relation) != excluded.end()) continue;
@@ -77,7 +100,7 @@ void score_syntactic(const Matrix& attention, const SentenceContext& sentence, c
     r.accuracy = r.head_to_dependent ? backward : forward;
     r.partner_mass = r.head_to_dependent ? r.head_to_dependent_mass : r.dependent_to_head_mass;
     r.claimed = r.accuracy >= r.baseline + config.syntactic_margin - 1e-6f &&
-                r.partner_mass >= config.syntactic_min_target_mass;
+                r.partner_mass >= config.syntactic_min_target_mass && selective;
     // Claimed relations first, then the largest gain over the baseline, then more arcs.
     const float margin = r.accuracy - r.baseline + (r.claimed ? 2.0f : 0.0f);
     if (margin > best_margin || (margin == best_margin && r.arcs > out.relations[out.best].arcs)) {
