@@ -117,6 +117,12 @@ TEST_F(PresetTest, PositionalPresetsAreStrictAndConfident) {
     EXPECT_TRUE(head.label.strict) << id;
     EXPECT_GT(head.label.confidence, 0.9f) << id;
     EXPECT_NE(head.label.explanation.find("9 of 9 tokens"), std::string::npos) << head.label.explanation;
+    const auto status = role_status(head.scores, resources().config);
+    const RoleStatus& positional = status[static_cast<int>(std::string(id) == "next_token" ? Role::next_token : Role::previous_token)];
+    EXPECT_TRUE(positional.fires);
+    EXPECT_FLOAT_EQ(positional.threshold, 0.5f);
+    EXPECT_FLOAT_EQ(status[static_cast<int>(Role::local)].threshold, head.scores.local.required_mass);
+    EXPECT_FALSE(status[static_cast<int>(Role::cls)].available);  // no [CLS] in this input
   }
 }
 

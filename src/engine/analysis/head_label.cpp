@@ -14,11 +14,7 @@ constexpr std::array<Role, kRoleCount> kPriority = {
     Role::cls,            Role::delimiter,  Role::rare_word, Role::syntactic, Role::content_similarity,
     Role::previous_token, Role::next_token, Role::self,      Role::local,     Role::broad};
 
-struct RoleCheck {
-  float score = 0.0f;      // the role's [0, 1] score
-  float threshold = 1.0f;  // the score it must pass
-  bool fires = false;
-  bool available = true;   // false: cannot be scored on this input (no gold, no [CLS], ...)
+struct RoleCheck : RoleStatus {
   float progress() const { return threshold > 0.0f ? score / threshold : 0.0f; }
   float margin() const {
     return threshold >= 1.0f ? 1.0f : std::clamp((score - threshold) / (1.0f - threshold), 0.0f, 1.0f);
@@ -28,7 +24,7 @@ struct RoleCheck {
 std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelConfig& c) {
   std::array<RoleCheck, kRoleCount> checks;
   const auto set = [&](Role role, float score, float threshold, bool fires, bool available) {
-    checks[static_cast<int>(role)] = {score, threshold, fires && available, available};
+    checks[static_cast<int>(role)] = {{score, threshold, fires && available, available}};
   };
   set(Role::previous_token, s.previous_token.mass, c.previous_token, s.previous_token.mass > c.previous_token,
       s.previous_token.rows > 0);
@@ -141,6 +137,13 @@ std::string explain(Role role, const HeadScores& s, const SentenceContext& sente
 }
 
 }  // namespace
+
+std::array<RoleStatus, kRoleCount> role_status(const HeadScores& scores, const LabelConfig& config) {
+  const std::array<RoleCheck, kRoleCount> checks = check_roles(scores, config);
+  std::array<RoleStatus, kRoleCount> out;
+  for (int r = 0; r < kRoleCount; ++r) out[r] = checks[r];
+  return out;
+}
 
 void label_head(const HeadScores& scores, const SentenceContext& sentence, const GoldCorpus& corpus,
                 const Tokens& tokens, const LabelConfig& config, HeadLabel& out) {

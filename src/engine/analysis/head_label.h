@@ -9,6 +9,7 @@
 // last). One exception: a strictly positional head (Voita et al. 2019, sec. 5.1: >= 90% of rows
 // have their maximum on the offset) stays positional even when that offset happens to hit gold
 // arcs, related words or the rare word. No role firing gives "mixed".
+#include <array>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,17 @@ struct HeadLabel {
   std::string syntactic_relation;       // "nsubj" when the head is labelled syntactic, else ""
   std::string explanation;
 };
+
+// Each role's score against its threshold for one head, as label_head weighs them. The threshold
+// is per head for `local` (min(3 x band share, 0.9)) and `syntactic` (baseline + 0.10), so views
+// can mark it on a score bar.
+struct RoleStatus {
+  float score = 0.0f;      // HeadScores::score(role), 0 when unavailable
+  float threshold = 1.0f;  // the score the role must pass
+  bool fires = false;      // passes its threshold and every guard
+  bool available = true;   // false: cannot be scored on this input (no gold, no [CLS], no rare word...)
+};
+std::array<RoleStatus, kRoleCount> role_status(const HeadScores& scores, const LabelConfig& config);
 
 void label_head(const HeadScores& scores, const SentenceContext& sentence, const GoldCorpus& corpus,
                 const Tokens& tokens, const LabelConfig& config, HeadLabel& out);
