@@ -39,6 +39,10 @@
     setLanguage: (language) => call({ op: 'setLanguage', language }),
     resetProgress: () => call({ op: 'resetProgress' }),
     request: (request) => call(request),
+    // The whole lab (model, sentence, selection, lesson progress, language, theme) as JSON, and back.
+    saveState: () => call({ op: 'saveState' }),
+    loadState: (state) => call({ op: 'loadState', json: typeof state === 'string' ? state : JSON.stringify(state) }),
+    copyLink: () => window.headlabPersistence.copyLink(),
     undo: () => call({ op: 'undo' }),
     // Screen rectangle {x, y, width, height} (CSS pixels) of a named widget, or null
     // (names: src/ui/widget_ids.h, e.g. "heads/plus", "editor/cell/5/0", "overview/head/0/2").

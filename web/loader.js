@@ -64,7 +64,8 @@
     },
     onFirstFrame() {
       overlay.classList.add('hidden');
-      window.headlab._resolveReady();
+      const restored = window.headlabPersistence ? window.headlabPersistence.start() : Promise.resolve();
+      restored.then(() => window.headlab._resolveReady());
     },
     onFatal(message) { fail('HeadLab could not start: ' + message); },
     onAbort(what) { fail('HeadLab stopped because of an internal error (' + what + '). Reload the page to start again.'); },

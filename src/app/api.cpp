@@ -6,6 +6,7 @@
 #include "app/lesson_runner.h"
 #include "app/matrix_actions.h"
 #include "app/model_actions.h"
+#include "app/saved_state.h"
 #include "app/state_json.h"
 #include "engine/analysis/importance.h"
 #include "engine/model_file.h"
@@ -193,6 +194,29 @@ json dispatch(Controller& controller, const json& request) {
     return from_edit(controller.apply([&](AppState& s) {
       return scale_line(s, {layer, head, which}, axis == "row" ? Axis::row : Axis::column, index, factor);
     }));
+  }
+  // Persistence (web/persistence.js): the whole lab state, strict on the way in.
+  if (op == "saveState") return success(save_state(controller.state()));
+  if (op == "loadState") {
+    if (!request.contains("json") || !request["json"].is_string()) return failure("json: expected the saved state text");
+    return from_edit(load_state(controller, request["json"].get<std::string>()));
+  }
+  // A cheap fingerprint of everything saveState writes: autosave only serializes when it changes.
+  if (op == "stateKey") {
+    const AppState& s = controller.state();
+    return success(std::to_string(s.revision) + ":" + std::to_string(s.progress.lesson) + ":" + std::to_string(s.progress.step) +
+                   ":" + std::to_string(s.progress.completed.size()) + ":" + std::to_string(static_cast<int>(s.progress.language)) +
+                   ":" + s.preferences.theme + ":" + std::to_string(s.selection.layer) + ":" + std::to_string(s.selection.head));
+  }
+  if (op == "notify") {
+    const std::string level = request.value("level", std::string("info"));
+    if (!request.contains("text") || !request["text"].is_string()) return failure("text: expected a string");
+    controller.apply_without_history([&](AppState& s) {
+      push_notice(s, level == "error" ? NoticeLevel::error : level == "warning" ? NoticeLevel::warning : NoticeLevel::info,
+                  request["text"].get<std::string>().substr(0, 500));
+      return std::string();
+    });
+    return success();
   }
   // Lessons.
   if (op == "startLesson") {

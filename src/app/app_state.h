@@ -26,6 +26,11 @@ struct Selection {
   int head = 0;
 };
 
+// Choices of the learner that are saved with the state but are not part of the model.
+struct Preferences {
+  std::string theme = "dark";  // "dark" | "light"
+};
+
 struct AppState {
   Document document = default_document();
   PreparedInput input;  // tokens and X of document.input
@@ -38,6 +43,7 @@ struct AppState {
   // Lessons (assets/lessons), loaded by the first recompute, and the learner's progress in them.
   std::shared_ptr<const LessonList> lessons;
   LessonProgress progress;
+  Preferences preferences;
   Selection selection;
   std::vector<Notice> notices;  // newest last; the UI shows and dismisses them
   std::uint64_t revision = 0;   // bumps whenever the trace was recomputed

@@ -39,7 +39,7 @@ struct Platform {
   headlab::ui::UiText text;
   std::vector<headlab::Preset> presets;
   headlab::ui::FontFiles fonts;
-  headlab::ui::ThemeChoice applied_theme = headlab::ui::ThemeChoice::dark;
+  std::string applied_theme = "dark";
   std::vector<std::string> example_sentences;
   bool wants_text_input = false;
   bool export_waited = false;
@@ -64,6 +64,11 @@ EM_JS(void, export_png, (float x, float y, float w, float h, const char* name), 
 });
 EM_JS(void, export_text, (const char* name, const char* mime, const char* text), {
   if (window.headlabExports) window.headlabExports.text(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(text));
+});
+EM_JS(void, start_persistence_action, (int share), {
+  if (!window.headlabPersistence) return;
+  if (share) window.headlabPersistence.copyLink();
+  else window.headlabPersistence.pickFile();
 });
 EM_JS(void, set_live_text, (const char* text), {
   const live = document.getElementById('live');
@@ -131,6 +136,8 @@ void handle_export(Platform& p) {
     case ExportKind::model_json:
       export_text("headlab-model.json", "application/json", headlab::serialize_model_file(p.state.document, 1).c_str());
       break;
+    case ExportKind::share_link: start_persistence_action(1); break;
+    case ExportKind::import_file: start_persistence_action(0); break;
     case ExportKind::none: break;
   }
 }
@@ -156,10 +163,9 @@ void frame(void* arg) {
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
-  if (p.ui.theme != p.applied_theme) {
-    p.applied_theme = p.ui.theme;
-    headlab::ui::apply_theme(p.ui.theme == headlab::ui::ThemeChoice::dark ? headlab::ui::Theme::dark
-                                                                          : headlab::ui::Theme::light);
+  if (p.state.preferences.theme != p.applied_theme) {
+    p.applied_theme = p.state.preferences.theme;
+    headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark);
   }
   headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text, p.presets);
   ImGui::Render();
@@ -208,12 +214,6 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_widget_rect(const char* name) {
 // Text typed on a touch keyboard into the page's hidden input (web/touch-keyboard.js).
 EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) {
   if (g_platform && utf8) ImGui::GetIO().AddInputCharactersUTF8(utf8);
-}
-
-// UI-only choices the page keeps (theme); "dark" or "light".
-EMSCRIPTEN_KEEPALIVE void headlab_set_theme(const char* theme) {
-  if (g_platform && theme)
-    g_platform->ui.theme = std::string(theme) == "light" ? headlab::ui::ThemeChoice::light : headlab::ui::ThemeChoice::dark;
 }
 
 }  // extern "C"

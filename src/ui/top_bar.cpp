@@ -106,9 +106,9 @@ void draw_top_bar(PanelContext& context) {
   item_tooltip("Redo (Ctrl+Shift+Z or Ctrl+Y).");
   ImGui::EndDisabled();
   flow_same_line(font * 9.0f, font * 0.6f);
-  if (ImGui::Button("Export")) ImGui::OpenPopup("export_menu");
+  if (ImGui::Button("Export / Share")) ImGui::OpenPopup("export_menu");
   register_item(ui, ids::kExportPng);
-  item_tooltip("Save a picture, the attention as CSV, or the model file.");
+  item_tooltip("Save a picture, the attention as CSV or the model file; share a link; open a file (or drop a .json on the page).");
   if (ImGui::BeginPopup("export_menu")) {
     struct Choice {
       const char* label;
@@ -120,7 +120,9 @@ void draw_top_bar(PanelContext& context) {
         {"Arc view (PNG)", "export/arcs_png", ExportKind::arcs_png},
         {"Whole screen (PNG)", "export/screen_png", ExportKind::screen_png},
         {"Attention of the selected head (CSV)", "export/heatmap_csv", ExportKind::heatmap_csv},
-        {"Model file (JSON)", "export/model_json", ExportKind::model_json}};
+        {"Model file (JSON)", "export/model_json", ExportKind::model_json},
+        {"Copy a share link", "export/share_link", ExportKind::share_link},
+        {"Open a model or saved lab (JSON)...", "export/import", ExportKind::import_file}};
     for (const Choice& choice : kChoices) {
       if (ImGui::MenuItem(choice.label)) {
         ui.pending_export = choice.kind;
@@ -133,8 +135,12 @@ void draw_top_bar(PanelContext& context) {
     ImGui::EndPopup();
   }
   ImGui::SameLine(0, 2);
-  if (ImGui::Button(ui.theme == ThemeChoice::dark ? "Light" : "Dark"))
-    ui.theme = ui.theme == ThemeChoice::dark ? ThemeChoice::light : ThemeChoice::dark;
+  const bool dark = state.preferences.theme == "dark";
+  if (ImGui::Button(dark ? "Light" : "Dark"))
+    controller.apply_without_history([dark](app::AppState& s) {
+      s.preferences.theme = dark ? "light" : "dark";
+      return std::string();
+    });
   item_tooltip("Switch between the dark and the light theme.");
   ImGui::SameLine(0, 2);
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;

@@ -13,8 +13,7 @@ namespace headlab::ui {
 
 enum class DetailView { heatmap, arcs, concat };
 enum class SidePanel { weights, labels };
-enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json };
-enum class ThemeChoice { dark, light };
+enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json, share_link, import_file };
 
 struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
@@ -57,7 +56,6 @@ struct LabUiState {
   std::vector<float> line_clipboard;
   float drag_sensitivity = 0.01f;  // weight change per pixel of vertical drag
 
-  ThemeChoice theme = ThemeChoice::dark;
   bool show_help = false;
   ExportKind pending_export = ExportKind::none;
 

@@ -1,0 +1,173 @@
+// Nothing a learner does is lost: autosave to localStorage, share links in the URL fragment, JSON
+// import by file picker or drag-and-drop. Everything that comes in is untrusted and goes through
+// the engine's strict loader (loadState / loadModel); a refusal leaves the current work untouched
+// and says why in a visible notice.
+'use strict';
+(function () {
+  const STORAGE_KEY = 'headlab.state';
+  const BACKUP_PREFIX = 'headlab.state.unreadable.';
+  const LINK_PREFIX = '#s=';
+  const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+  const MAX_LINK_CHARS = 4 * 1024 * 1024;
+  const AUTOSAVE_MS = 700;
+
+  // A visible toast (and the ARIA live region) for messages about saving and loading.
+  function notify(text, level = 'info') {
+    let box = document.getElementById('toast');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'toast';
+      box.setAttribute('role', 'status');
+      document.body.appendChild(box);
+    }
+    box.textContent = text;  // textContent: shared state can never inject markup
+    box.className = 'toast ' + level;
+    clearTimeout(notify.timer);
+    notify.timer = setTimeout(() => { box.className = 'toast hidden'; }, level === 'error' ? 12000 : 6000);
+    try { window.headlab.request({ op: 'notify', level, text }); } catch (e) { /* not started yet */ }
+  }
+
+  function storage() {
+    try { return window.localStorage; } catch (e) { return null; }  // disabled or sandboxed
+  }
+
+  // base64url of bytes, and back (the fragment must stay URL-safe).
+  function toBase64Url(bytes) {
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+  function fromBase64Url(text) {
+    if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link contains characters that are not base64url');
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; ++i) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  }
+  async function transform(bytes, stream) {
+    const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
+    return new Uint8Array(await out.arrayBuffer());
+  }
+  async function compress(text) {
+    return toBase64Url(await transform(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
+  }
+  async function decompress(fragment) {
+    const bytes = await transform(fromBase64Url(fragment), new DecompressionStream('deflate-raw'));
+    if (bytes.length > MAX_IMPORT_BYTES) throw new Error('the link expands to more than 32 MB');
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  }
+
+  // Loads a saved state or a model file (by its "format"); returns true on success.
+  function loadText(text, source) {
+    let format = '';
+    try { format = JSON.parse(text).format; } catch (e) {
+      notify(`${source} is not valid JSON; your current work is unchanged.`, 'error');
+      return false;
+    }
+    try {
+      if (format === 'headlab-model') window.headlab.loadModel(text);
+      else window.headlab.loadState(text);
+      return true;
+    } catch (e) {
+      notify(`${source} was not loaded: ${e.message}. Your current work is unchanged.`, 'error');
+      return false;
+    }
+  }
+
+  let lastKey = '';
+  let lastSaved = '';
+  function autosave() {
+    const store = storage();
+    if (!store) return;
+    let key;
+    try { key = window.headlab.request({ op: 'stateKey' }); } catch (e) { return; }
+    if (key === lastKey) return;
+    lastKey = key;
+    const text = window.headlab.saveState();
+    if (text === lastSaved) return;
+    try {
+      store.setItem(STORAGE_KEY, text);
+      lastSaved = text;
+    } catch (e) {
+      notify('Autosave failed (browser storage is full or disabled). Export your model to keep it.', 'warning');
+    }
+  }
+
+  async function restore() {
+    const store = storage();
+    const fragment = location.hash.startsWith(LINK_PREFIX) ? location.hash.slice(LINK_PREFIX.length) : '';
+    if (fragment) {
+      try {
+        if (fragment.length > MAX_LINK_CHARS) throw new Error('the link is too long');
+        if (loadText(await decompress(fragment), 'The shared link')) {
+          notify('Opened the shared lab.');
+          history.replaceState(null, '', location.pathname + location.search);
+          return;
+        }
+      } catch (e) {
+        notify(`The shared link could not be read (${e.message}); starting from your saved work instead.`, 'error');
+      }
+    }
+    const saved = store && store.getItem(STORAGE_KEY);
+    if (!saved) return;
+    let error = '';
+    try { window.headlab.loadState(saved); } catch (e) { error = e.message; }
+    if (error) {
+      // Keep what was stored so nothing is lost, and start clean.
+      const backup = BACKUP_PREFIX + new Date().toISOString();
+      try { store.setItem(backup, saved); store.removeItem(STORAGE_KEY); } catch (e) { /* storage full: leave it */ }
+      notify(`Your saved work could not be restored (${error}). It was kept under "${backup}" in this browser's storage; starting clean.`, 'error');
+    }
+  }
+
+  async function copyLink() {
+    try {
+      const link = location.origin + location.pathname + LINK_PREFIX + (await compress(window.headlab.saveState()));
+      try {
+        await navigator.clipboard.writeText(link);
+        notify('Link copied: anyone who opens it gets this exact lab.');
+      } catch (e) {
+        notify('Copy the link from the address bar: ' + link.slice(0, 80) + '…');
+      }
+      history.replaceState(null, '', link);
+      window.headlabPersistence.lastLink = link;
+    } catch (e) {
+      notify('The link could not be made: ' + e.message, 'error');
+    }
+  }
+
+  async function readFile(file) {
+    if (!file) return;
+    if (file.size > MAX_IMPORT_BYTES) {
+      notify(`${file.name} is larger than 32 MB and was not opened.`, 'error');
+      return;
+    }
+    const text = await file.text();
+    if (loadText(text, file.name)) notify(`Opened ${file.name}.`);
+  }
+
+  function pickFile() {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = '.json,application/json';
+    input.addEventListener('change', () => readFile(input.files[0]));
+    input.click();
+  }
+
+  window.addEventListener('dragover', (event) => { event.preventDefault(); });
+  window.addEventListener('drop', (event) => {
+    event.preventDefault();
+    const file = event.dataTransfer && event.dataTransfer.files[0];
+    if (file) readFile(file);
+  });
+
+  // Called by the loader after the first frame; headlab.ready resolves once this has finished, so
+  // whatever a script sees after ready already includes the restored work.
+  async function start() {
+    try { await restore(); } catch (e) { notify('Saved work could not be restored: ' + e.message, 'error'); }
+    setInterval(autosave, AUTOSAVE_MS);
+    window.addEventListener('pagehide', autosave);
+  }
+
+  window.headlabPersistence = { start, copyLink, pickFile, readFile, notify, autosave, lastLink: '' };
+})();
