@@ -8,6 +8,7 @@
 #include "app/model_actions.h"
 #include "app/saved_state.h"
 #include "app/state_json.h"
+#include "app/training_api.h"
 #include "engine/analysis/importance.h"
 #include "engine/model_file.h"
 #include "engine/presets.h"
@@ -36,12 +37,13 @@ bool int_field(const json& request, const char* key, int& out, std::string& erro
   return true;
 }
 
-json dispatch(Controller& controller, const json& request) {
+json dispatch(Controller& controller, TrainingSession* training, const json& request) {
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
     return failure("request: expected {\"op\": ...}");
   const std::string op = request["op"].get<std::string>();
   std::string error;
   if (op == "state") return success(json::parse(state_json(controller.state())));
+  if (is_training_op(op)) return training ? handle_training_op(*training, controller, request) : failure("training is not available here");
   if (op == "setText") {
     if (!request.contains("text") || !request["text"].is_string()) return failure("text: expected a string");
     const std::string text = request["text"].get<std::string>();
@@ -271,10 +273,10 @@ json dispatch(Controller& controller, const json& request) {
 
 }  // namespace
 
-std::string handle_request(Controller& controller, const std::string& request_json) {
+std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training) {
   const json request = json::parse(request_json, nullptr, false);
   if (request.is_discarded()) return failure("request: not valid JSON").dump();
-  return dispatch(controller, request).dump(-1, ' ', false, json::error_handler_t::replace);
+  return dispatch(controller, training, request).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace headlab::app

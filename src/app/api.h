@@ -9,6 +9,9 @@
 
 namespace headlab::app {
 
-std::string handle_request(Controller& controller, const std::string& request_json);
+class TrainingSession;
+
+// `training` (may be null) receives the training ops (training_api.h).
+std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training = nullptr);
 
 }  // namespace headlab::app

@@ -1,0 +1,226 @@
+#include "app/training_api.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace headlab::app {
+namespace {
+
+using nlohmann::json;
+
+json failure(const std::string& message) { return {{"ok", false}, {"error", message}}; }
+json success(json result) { return {{"ok", true}, {"result", std::move(result)}}; }
+
+// JSON has no NaN: a loss that is not a number (no steps yet) travels as null.
+json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+// (layer, head) of the k-th head, layer-major.
+std::pair<int, int> head_at(const Model& model, int index) {
+  int layer = 0;
+  while (layer + 1 < static_cast<int>(model.layers.size()) && index >= model.layers[layer].head_count())
+    index -= model.layers[layer++].head_count();
+  return {layer, index};
+}
+
+json losses_json(const std::vector<float>& losses) {
+  json out = json::array();
+  for (float loss : losses) out.push_back(number(loss));
+  return out;
+}
+
+double mean_of_first(const std::vector<float>& losses, int count) {
+  const int n = std::min<int>(count, static_cast<int>(losses.size()));
+  if (n == 0) return NAN;
+  double sum = 0.0;
+  for (int i = 0; i < n; ++i) sum += losses[i];
+  return sum / n;
+}
+
+json probes_json(const TrainingSession& session) {
+  const ProbeProgress& p = session.probes();
+  json heads = json::array();
+  for (const training::HeadProbe& h : p.heads)
+    heads.push_back({{"layer", h.layer}, {"head", h.head},
+                     {"pos_accuracy", h.pos_accuracy}, {"pos_control_accuracy", h.pos_control_accuracy},
+                     {"pos_selectivity", h.pos_selectivity}, {"relation_accuracy", h.relation_accuracy},
+                     {"relation_control_accuracy", h.relation_control_accuracy},
+                     {"relation_selectivity", h.relation_selectivity}});
+  return {{"step", p.step}, {"total", p.total}, {"done", p.heads.size()}, {"running", p.running()}, {"heads", heads}};
+}
+
+json comparison_json(const TrainingSession& session, bool losses) {
+  const training::HeadComparison* c = session.comparison();
+  if (!c) return nullptr;
+  const Layer& many = c->many.model().layers[0];
+  const Layer& one = c->one.model().layers[0];
+  json out = {{"running", session.comparison_running()},
+              {"step", c->many.steps_done()},
+              {"many", {{"heads", many.head_count()}, {"d_k", many.d_k}, {"loss", number(training::mean_recent_loss(c->many, 100))}}},
+              {"one", {{"heads", one.head_count()}, {"d_k", one.d_k}, {"loss", number(training::mean_recent_loss(c->one, 100))}}}};
+  if (losses) {
+    out["many"]["losses"] = losses_json(c->many.loss_history());
+    out["one"]["losses"] = losses_json(c->one.loss_history());
+  }
+  return out;
+}
+
+// Optional "seed" and "lr" fields; false (with `error`) when present but malformed.
+bool read_run_fields(const json& request, const TrainingSettings& current, std::uint32_t& seed, float& lr,
+                     std::string& error) {
+  seed = current.seed;
+  lr = current.learning_rate;
+  if (request.contains("seed")) {
+    if (!request["seed"].is_number_integer() || request["seed"].get<long long>() < 0 ||
+        request["seed"].get<long long>() > 0xFFFFFFFFll) {
+      error = "seed: expected an integer in 0..4294967295";
+      return false;
+    }
+    seed = static_cast<std::uint32_t>(request["seed"].get<long long>());
+  }
+  if (request.contains("lr")) {
+    if (!request["lr"].is_number() || !(request["lr"].get<double>() >= kMinLearningRate) ||
+        request["lr"].get<double>() > kMaxLearningRate) {
+      error = "lr: expected a number in [" + std::to_string(kMinLearningRate) + ", " + std::to_string(kMaxLearningRate) + "]";
+      return false;
+    }
+    lr = request["lr"].get<float>();
+  }
+  return true;
+}
+
+bool read_count(const json& request, const char* key, int lo, int hi, int& out, std::string& error) {
+  if (!request.contains(key) || !request[key].is_number_integer() || request[key].get<long long>() < lo ||
+      request[key].get<long long>() > hi) {
+    error = std::string(key) + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+    return false;
+  }
+  out = static_cast<int>(request[key].get<long long>());
+  return true;
+}
+
+}  // namespace
+
+json training_state_json(const TrainingSession& session, bool losses) {
+  const TrainingSettings& settings = session.settings();
+  json out = {{"started", session.started()},
+              {"error", session.error()},
+              {"running", session.running()},
+              {"seed", settings.seed},
+              {"learning_rate", settings.learning_rate},
+              {"frame_budget_ms", settings.frame_budget_ms},
+              {"sample_every", settings.sample_every},
+              {"steps_per_second", session.steps_per_second()},
+              {"frames_per_second", session.frames_per_second()},
+              {"step_ms", session.step_seconds() * 1000.0},
+              {"frames", session.frames()},
+              {"probes", probes_json(session)},
+              {"comparison", comparison_json(session, losses)}};
+  const training::Trainer* trainer = session.trainer();
+  out["step"] = trainer ? trainer->steps_done() : 0;
+  if (!trainer) return out;
+  out["current_learning_rate"] = trainer->learning_rate();
+  out["loss"] = number(trainer->steps_done() ? training::mean_recent_loss(*trainer, 50) : NAN);
+  out["first_loss"] = number(mean_of_first(trainer->loss_history(), 20));
+  json timeline = json::array();
+  for (const TimelineSample& sample : session.timeline()) {
+    json heads = json::array();
+    for (std::size_t k = 0; k < sample.heads.size(); ++k) {
+      const HeadRole& role = sample.heads[k];
+      const auto [layer, head] = head_at(trainer->model(), static_cast<int>(k));
+      heads.push_back({{"layer", layer}, {"head", head}, {"label", role.label}, {"score", role.score},
+                       {"baseline", role.baseline},
+                       {"direction", role.direction == training::kDependentToHead ? "dependent_to_head" : "head_to_dependent"}});
+    }
+    timeline.push_back({{"step", sample.step}, {"train_loss", number(sample.train_loss)},
+                        {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}});
+  }
+  out["roles"] = timeline.empty() ? json::array() : timeline.back()["heads"];
+  out["timeline"] = std::move(timeline);
+  if (losses) out["losses"] = losses_json(trainer->loss_history());
+  return out;
+}
+
+bool is_training_op(const std::string& op) {
+  static const char* const kOps[] = {"trainStart", "trainPause", "trainStep",  "trainState",     "trainReset",
+                                     "trainSettings", "trainUseModel", "trainBenchmark", "probe", "compareHeads"};
+  return std::any_of(std::begin(kOps), std::end(kOps), [&](const char* name) { return op == name; });
+}
+
+json handle_training_op(TrainingSession& session, Controller& controller, const json& request) {
+  const std::string op = request.value("op", std::string());
+  const bool losses = request.value("losses", false);
+  std::string error;
+  if (op == "trainState") return success(training_state_json(session, losses));
+  if (op == "trainPause") {
+    session.set_running(false);
+    return success(training_state_json(session, false));
+  }
+  if (op == "trainStart" || op == "trainReset") {
+    std::uint32_t seed = 0;
+    float lr = 0.0f;
+    if (!read_run_fields(request, session.settings(), seed, lr, error)) return failure(error);
+    // trainStart goes on with the current run unless a seed asks for a new one.
+    if (op == "trainReset" || request.contains("seed") || !session.started()) error = session.reset(seed, lr);
+    else session.set_learning_rate(lr);
+    if (!error.empty()) return failure(error);
+    if (op == "trainStart") session.set_running(true);
+    return success(training_state_json(session, false));
+  }
+  if (op == "trainSettings") {
+    std::uint32_t seed = 0;
+    float lr = 0.0f;
+    if (!read_run_fields(request, session.settings(), seed, lr, error)) return failure(error);
+    if (request.contains("seed")) return failure("seed: a new seed is a new run (trainReset)");
+    if (request.contains("budget_ms")) {
+      if (!request["budget_ms"].is_number() || !(request["budget_ms"].get<double>() >= kMinFrameBudgetMs) ||
+          request["budget_ms"].get<double>() > kMaxFrameBudgetMs)
+        return failure("budget_ms: expected milliseconds per frame in [1, 50]");
+      session.set_frame_budget_ms(request["budget_ms"].get<float>());
+    }
+    session.set_learning_rate(lr);
+    return success(training_state_json(session, false));
+  }
+  if (op == "trainStep") {
+    int steps = 1;
+    if (request.contains("steps") && !read_count(request, "steps", 1, 5000, steps, error)) return failure(error);
+    if (!(error = session.ensure_started()).empty()) return failure(error);
+    session.step(steps);
+    return success(training_state_json(session, losses));
+  }
+  if (op == "trainUseModel") {
+    if (!(error = session.use_in_lab(controller)).empty()) return failure(error);
+    return success(nullptr);
+  }
+  if (op == "trainBenchmark") {
+    double seconds = 3.0;
+    if (request.contains("seconds")) {
+      if (!request["seconds"].is_number() || !(request["seconds"].get<double>() >= 0.1) || request["seconds"].get<double>() > 60)
+        return failure("seconds: expected a number in [0.1, 60]");
+      seconds = request["seconds"].get<double>();
+    }
+    if (!(error = session.ensure_started()).empty()) return failure(error);
+    return success({{"steps_per_second", session.measure_steps_per_second(seconds)}, {"seconds", seconds},
+                    {"batch", training::TrainerConfig{}.batch_size}});
+  }
+  if (op == "probe") {
+    if (!(error = session.start_probes()).empty()) return failure(error);
+    if (request.value("wait", false)) session.finish_probes();
+    return success(probes_json(session));
+  }
+  if (op == "compareHeads") {
+    if (request.contains("steps")) {
+      int steps = 0;
+      if (!read_count(request, "steps", 1, 5000, steps, error)) return failure(error);
+      session.step_comparison(steps);
+    } else if (request.contains("run")) {
+      if (!request["run"].is_boolean()) return failure("run: expected true or false");
+      session.set_comparison_running(request["run"].get<bool>());
+    } else if (!(error = session.start_comparison()).empty()) {
+      return failure(error);
+    }
+    return success(comparison_json(session, losses));
+  }
+  return failure("op: unknown training operation \"" + op + "\"");
+}
+
+}  // namespace headlab::app

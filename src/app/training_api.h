@@ -1,0 +1,24 @@
+#pragma once
+// The training ops of window.headlab (docs/js-api.md, "Training"): play, pause, step, reset,
+// settings, state, probes, the one-vs-many comparison, a speed benchmark, and loading the trained
+// model into the lab. handle_request (api.h) forwards them here.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/controller.h"
+#include "app/training_session.h"
+
+namespace headlab::app {
+
+// True for the ops below ("trainStart", "trainPause", "trainStep", "trainState", "trainReset",
+// "trainSettings", "trainUseModel", "trainBenchmark", "probe", "compareHeads").
+bool is_training_op(const std::string& op);
+
+// {"ok": true, "result": ...} or {"ok": false, "error": "why"}.
+nlohmann::json handle_training_op(TrainingSession& session, Controller& controller, const nlohmann::json& request);
+
+// The session as JSON (trainState's result); `losses` adds every step's loss.
+nlohmann::json training_state_json(const TrainingSession& session, bool losses);
+
+}  // namespace headlab::app

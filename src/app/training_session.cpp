@@ -1,0 +1,278 @@
+#include "app/training_session.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include "engine/training/grammar.h"
+
+namespace headlab::app {
+namespace {
+
+// Held-out sentences come from one fixed stream, so every seed is measured on the same sentences
+// and their baselines agree when the learner compares runs.
+constexpr std::uint32_t kHeldOutSeed = 7;
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Timed Trainer::step(1); keeps a moving average of a step's duration to plan the frame with.
+void timed_step(training::Trainer& trainer, double& step_seconds) {
+  const double start = now_seconds();
+  trainer.step(1);
+  const double took = now_seconds() - start;
+  step_seconds = step_seconds <= 0.0 ? took : 0.9 * step_seconds + 0.1 * took;
+}
+
+bool excluded(const analysis::LabelConfig& config, const std::string& relation) {
+  return std::find(config.syntactic_excluded_relations.begin(), config.syntactic_excluded_relations.end(), relation) !=
+         config.syntactic_excluded_relations.end();
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+int total_heads(const Model& model) {
+  int total = 0;
+  for (const Layer& layer : model.layers) total += layer.head_count();
+  return total;
+}
+
+}  // namespace
+
+std::vector<HeadRole> label_heads(const training::ArcReport& report, const analysis::LabelConfig& config) {
+  std::vector<HeadRole> roles;
+  roles.reserve(report.heads.size());
+  for (const training::HeadScores& h : report.heads) {
+    HeadRole role;
+    // The best relation: widest margin over its fixed-offset baseline, same direction.
+    HeadRole syntax;
+    float best_margin = -1.0f;
+    for (std::size_t r = 0; r < report.relations.size(); ++r) {
+      if (report.control[r] || report.baselines[r].arcs == 0) continue;
+      for (int direction = 0; direction < 2; ++direction) {
+        // The verb attending to the final "!" is where a delimiter head looks, not syntax; the
+        // other direction (the punctuation finding its verb) is a real, predictive arc.
+        if (direction == training::kHeadToDependent && excluded(config, report.relations[r])) continue;
+        const float accuracy = h.arc_accuracy[direction][r], baseline = report.baselines[r].accuracy[direction];
+        if (accuracy - baseline > best_margin) {
+          best_margin = accuracy - baseline;
+          syntax = {"syntactic:" + report.relations[r], accuracy, baseline, direction};
+        }
+      }
+    }
+    const bool strict_previous = h.previous_argmax >= config.previous_token_strict_share && h.previous_token > config.previous_token;
+    const bool strict_next = h.next_argmax >= config.next_token_strict_share && h.next_token > config.next_token;
+    if (h.cls > config.cls) role = {"cls", h.cls, config.cls};
+    else if (h.delimiter > config.delimiter) role = {"delimiter", h.delimiter, config.delimiter};
+    else if (strict_previous) role = {"previous_token", h.previous_token, config.previous_token};
+    else if (strict_next) role = {"next_token", h.next_token, config.next_token};
+    else if (best_margin >= config.syntactic_margin) role = syntax;
+    else if (h.previous_token > config.previous_token) role = {"previous_token", h.previous_token, config.previous_token};
+    else if (h.next_token > config.next_token) role = {"next_token", h.next_token, config.next_token};
+    else if (h.self > config.self) role = {"self", h.self, config.self};
+    roles.push_back(std::move(role));
+  }
+  return roles;
+}
+
+TrainingSession::TrainingSession() = default;
+
+std::string TrainingSession::ensure_started() {
+  if (trainer_) return {};
+  if (!error_.empty()) return error_;
+  return reset(settings_.seed, settings_.learning_rate);
+}
+
+std::string TrainingSession::reset(std::uint32_t seed, float learning_rate) {
+  if (!grammar_) {
+    Result<training::Grammar> grammar = training::load_grammar();
+    if (!grammar.ok()) return error_ = "Training is unavailable: " + grammar.error();
+    grammar_ = std::make_shared<const training::Grammar>(std::move(grammar).value());
+  }
+  training::TrainerConfig config;
+  config.seed = seed;
+  config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
+  Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
+  if (!trainer.ok()) return error_ = "Training is unavailable: " + trainer.error();
+  error_.clear();
+  trainer_ = std::move(trainer).value();
+  settings_.seed = seed;
+  settings_.learning_rate = config.learning_rate;
+  if (held_out_.empty())
+    held_out_ = training::held_out_sentences(*grammar_, kHeldOutSeed, settings_.held_out_count,
+                                             config.architecture.special_tokens);
+  timeline_.clear();
+  probe_data_.reset();
+  probes_ = {};
+  marks_.clear();
+  steps_per_second_ = 0.0;
+  sample_timeline();
+  return {};
+}
+
+void TrainingSession::set_running(bool running) {
+  if (running && !ensure_started().empty()) return;
+  running_ = running;
+}
+
+void TrainingSession::set_learning_rate(float learning_rate) {
+  settings_.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
+  if (trainer_) trainer_->set_learning_rate(settings_.learning_rate);
+}
+
+void TrainingSession::set_frame_budget_ms(float milliseconds) {
+  settings_.frame_budget_ms = std::clamp(milliseconds, kMinFrameBudgetMs, kMaxFrameBudgetMs);
+}
+
+int TrainingSession::step(int steps) {
+  if (!ensure_started().empty()) return 0;
+  for (int i = 0; i < steps; ++i) {
+    timed_step(*trainer_, step_seconds_);
+    if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
+  }
+  return std::max(steps, 0);
+}
+
+void TrainingSession::sample_timeline() {
+  const training::Trainer& trainer = *trainer_;
+  const int step = trainer.steps_done();
+  if (!timeline_.empty() && timeline_.back().step == step) return;
+  TimelineSample sample;
+  sample.step = step;
+  const int since = timeline_.empty() ? step : step - timeline_.back().step;
+  sample.train_loss = training::mean_recent_loss(trainer, since);
+  const training::TrainerConfig& config = trainer.config();
+  sample.held_out_loss =
+      training::held_out_loss(trainer.model(), *grammar_, held_out_, config.objective, config.masking, kHeldOutSeed);
+  const training::HeldOutSet set = training::evaluate_sentences(trainer.model(), *grammar_, held_out_);
+  sample.heads = label_heads(training::arc_report(set, *grammar_), label_config_);
+  timeline_.push_back(std::move(sample));
+}
+
+void TrainingSession::train_within(double budget_seconds, double start) {
+  const double deadline = start + budget_seconds;
+  do {
+    timed_step(*trainer_, step_seconds_);
+    // A sample costs a few steps' time: end the frame's training after it.
+    if (trainer_->steps_done() % settings_.sample_every == 0) {
+      sample_timeline();
+      break;
+    }
+  } while (now_seconds() + step_seconds_ <= deadline);
+}
+
+double TrainingSession::advance_frame() {
+  const double start = now_seconds();
+  ++frames_;
+  const double budget = settings_.frame_budget_ms / 1000.0;
+  if (probes_.running()) {
+    // A probe fits four regressions: it gets the frame to itself.
+    const int index = static_cast<int>(probes_.heads.size());
+    int layer = 0, head = index;
+    while (head >= trainer_->model().layers[layer].head_count()) head -= trainer_->model().layers[layer++].head_count();
+    probes_.heads.push_back(training::probe_head(*probe_data_, layer, head, probe_config_));
+    if (!probes_.running()) probe_data_.reset();  // the forward passes are large; keep only the scores
+  } else {
+    const bool both = running_ && trainer_ && comparison_running_ && comparison_;
+    if (running_ && trainer_) train_within(both ? budget / 2 : budget, start);
+    if (comparison_running_ && comparison_) {
+      const double deadline = start + budget;
+      double pair_seconds = 0.0;
+      do {
+        timed_step(comparison_->many, pair_seconds);
+        comparison_->one.step(1);
+        if (comparison_->many.steps_done() % kComparisonTargetSteps == 0) comparison_running_ = false;
+      } while (comparison_running_ && now_seconds() + 2 * pair_seconds <= deadline);
+    }
+  }
+  const double end = now_seconds();
+  update_rates(end);
+  return end - start;
+}
+
+void TrainingSession::update_rates(double now) {
+  const int steps = trainer_ ? trainer_->steps_done() : 0;
+  marks_.push_back({now, steps, frames_});
+  while (marks_.size() > 2 && marks_.front().time < now - 2.0) marks_.pop_front();
+  const RateMark& first = marks_.front();
+  const double span = now - first.time;
+  if (span < 0.25) return;
+  steps_per_second_ = (steps - first.steps) / span;
+  frames_per_second_ = static_cast<double>(frames_ - first.frames) / span;
+}
+
+std::string TrainingSession::start_probes() {
+  if (std::string e = ensure_started(); !e.empty()) return e;
+  probe_data_ = training::prepare_probes(trainer_->model(), *grammar_, probe_config_);
+  probes_ = {};
+  probes_.step = trainer_->steps_done();
+  probes_.total = total_heads(trainer_->model());
+  return {};
+}
+
+void TrainingSession::finish_probes() {
+  while (probes_.running()) advance_frame();
+}
+
+std::string TrainingSession::start_comparison() {
+  if (std::string e = ensure_started(); !e.empty()) return e;
+  training::TrainerConfig config;
+  config.seed = settings_.seed;
+  config.learning_rate = settings_.learning_rate;
+  Result<training::HeadComparison> comparison = training::make_head_comparison(config, *grammar_);
+  if (!comparison.ok()) return comparison.error();
+  comparison_ = std::move(comparison).value();
+  comparison_running_ = true;
+  return {};
+}
+
+void TrainingSession::set_comparison_running(bool running) {
+  if (running && !comparison_ && !start_comparison().empty()) return;
+  comparison_running_ = running;
+}
+
+int TrainingSession::step_comparison(int steps) {
+  if (!comparison_ && !start_comparison().empty()) return 0;
+  training::step_comparison(*comparison_, std::max(steps, 0));
+  return std::max(steps, 0);
+}
+
+std::string TrainingSession::use_in_lab(Controller& controller) const {
+  if (!trainer_) return "Nothing has been trained yet.";
+  Document document = trainer_->document();
+  const std::vector<std::string>& vocab = document.model.vocab;
+  const auto known = [&](const std::string& word) { return std::find(vocab.begin(), vocab.end(), lower(word)) != vocab.end(); };
+  return controller.apply([&](AppState& state) {
+    // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
+    if (state.analysis_resources)
+      for (const analysis::GoldSentence& sentence : state.analysis_resources->gold.sentences)
+        if (sentence.has_parse && std::all_of(sentence.tokens.begin(), sentence.tokens.end(), known)) {
+          document.input.text = sentence.text;
+          break;
+        }
+    state.document = document;
+    state.dirty = true;
+    return std::string();
+  });
+}
+
+double TrainingSession::measure_steps_per_second(double seconds) const {
+  if (!grammar_) return 0.0;
+  Result<training::Trainer> trainer = training::Trainer::create(training::TrainerConfig{}, *grammar_);
+  if (!trainer.ok()) return 0.0;
+  trainer.value().step(3);  // buffers sized, caches warm
+  const double start = now_seconds();
+  const int steps = trainer.value().step_for(seconds);
+  return steps / std::max(1e-9, now_seconds() - start);
+}
+
+const std::vector<std::string>& TrainingSession::relations() const {
+  static const std::vector<std::string> kNone;
+  return grammar_ ? grammar_->relations : kNone;
+}
+
+}  // namespace headlab::app

@@ -1,0 +1,161 @@
+#pragma once
+// Training in the page (issue 7): a Trainer that advances a few steps per frame within a time
+// budget, a per-head role timeline sampled on held-out sentences, probes recomputed on demand
+// (one head per frame) and the one-big-head vs several-small-heads comparison.
+//
+// The session lives next to the AppState, not inside it: training is not an edit, so thousands of
+// steps never enter the undo history, and copying the AppState never copies a Trainer. Handing
+// the trained model to the lab is one undoable edit through the Controller (use_in_lab). No ImGui,
+// no threads: the platform calls advance_frame() once per frame.
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/controller.h"
+#include "engine/analysis/label_config.h"
+#include "engine/training/compare.h"
+#include "engine/training/evaluation.h"
+#include "engine/training/probe.h"
+#include "engine/training/trainer.h"
+
+namespace headlab::app {
+
+struct TrainingSettings {
+  std::uint32_t seed = 1;        // initial weights and the stream of training sentences
+  float learning_rate = 3e-3f;   // peak; warm-up and decay as TrainerConfig
+  float frame_budget_ms = 8.0f;  // "speed": training time per frame (at least one step is taken)
+  int sample_every = 100;        // steps between two samples of the role timeline
+  int held_out_count = 60;       // held-out sentences the timeline is measured on
+};
+inline constexpr float kMinFrameBudgetMs = 1.0f, kMaxFrameBudgetMs = 50.0f;
+inline constexpr float kMinLearningRate = 1e-4f, kMaxLearningRate = 3e-2f;
+// The comparison pauses itself here (the learner can press play again to go on).
+inline constexpr int kComparisonTargetSteps = 1500;
+
+// What one head does at one moment, measured on the held-out sentences with gold arcs
+// (training/evaluation.h: Clark et al. 2019 arc accuracy against the best fixed offset).
+struct HeadRole {
+  std::string label = "mixed";  // "previous_token", "next_token", "self", "cls", "delimiter",
+                                // "syntactic:<relation>" or "mixed" (ids as in analysis/roles.h)
+  float score = 0.0f;           // arc accuracy (syntactic) or mean attention (the others); mixed: 0
+  float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the threshold
+  int direction = training::kDependentToHead;  // syntactic: which end of the arc attends
+};
+
+struct TimelineSample {
+  int step = 0;
+  float train_loss = 0.0f;     // mean over the steps since the previous sample (0 at step 0)
+  float held_out_loss = 0.0f;
+  std::vector<HeadRole> heads;  // layer-major
+};
+
+// Labels every head of `report` with the thresholds of `config` (assets/labels.json): [CLS] and
+// delimiter sinks first, strictly positional heads next, then the relation beaten by the widest
+// margin over its baseline, then previous / next token and self; control relations never count,
+// nor does the verb attending to the final punctuation (that is the delimiter role).
+std::vector<HeadRole> label_heads(const training::ArcReport& report, const analysis::LabelConfig& config);
+
+struct ProbeProgress {
+  int step = -1;                           // trainer step the probes describe; -1: never run
+  int total = 0;                           // heads to probe
+  std::vector<training::HeadProbe> heads;  // done so far, layer-major
+  bool running() const { return step >= 0 && static_cast<int>(heads.size()) < total; }
+};
+
+class TrainingSession {
+ public:
+  TrainingSession();
+  TrainingSession(const TrainingSession&) = delete;
+  TrainingSession& operator=(const TrainingSession&) = delete;
+
+  // Loads the grammar and builds the first trainer (on first use, so the page starts fast).
+  // "" or why training is unavailable; the error is kept in error().
+  std::string ensure_started();
+  // A fresh run from `seed` at `learning_rate`: losses, timeline and probes start over.
+  std::string reset(std::uint32_t seed, float learning_rate);
+
+  void set_running(bool running);
+  bool running() const { return running_; }
+  // Peak learning rate from the next step on (clamped to the slider's range).
+  void set_learning_rate(float learning_rate);
+  void set_frame_budget_ms(float milliseconds);
+  // `steps` steps now (the Step button and the API), sampling the timeline when due.
+  int step(int steps);
+
+  // Once per frame: trains for about the frame budget when running (stopping early when the next
+  // step would overrun it), probes one head when probes are pending, steps the comparison when it
+  // runs. Returns the seconds spent.
+  double advance_frame();
+
+  // Probes of the current model: the forward passes now, then one head per frame (or all at once
+  // with finish_probes, for the API).
+  std::string start_probes();
+  void finish_probes();
+
+  // One head of d_model vs several of d_model / h, same seed and learning rate as the session.
+  std::string start_comparison();
+  void set_comparison_running(bool running);
+  bool comparison_running() const { return comparison_running_; }
+  int step_comparison(int steps);
+
+  // Loads the trained model into the lab as one undoable edit; the input becomes an annotated
+  // example sentence the trained vocabulary covers (so the lab can score syntax), if there is one.
+  std::string use_in_lab(Controller& controller) const;
+
+  // Trains a fresh default trainer for `seconds` and returns its steps per second (benchmark;
+  // the session's own run is untouched).
+  double measure_steps_per_second(double seconds) const;
+
+  const std::string& error() const { return error_; }
+  bool started() const { return trainer_.has_value(); }
+  const TrainingSettings& settings() const { return settings_; }
+  const training::Trainer* trainer() const { return trainer_ ? &*trainer_ : nullptr; }
+  const std::vector<TimelineSample>& timeline() const { return timeline_; }
+  const ProbeProgress& probes() const { return probes_; }
+  const training::HeadComparison* comparison() const { return comparison_ ? &*comparison_ : nullptr; }
+  const std::vector<std::string>& relations() const;
+
+  // Speed as the page sees it: steps per wall-clock second and frames per second over the last
+  // two seconds, and the mean time of one step.
+  double steps_per_second() const { return steps_per_second_; }
+  double frames_per_second() const { return frames_per_second_; }
+  double step_seconds() const { return step_seconds_; }
+  std::uint64_t frames() const { return frames_; }
+
+ private:
+  void sample_timeline();
+  void train_within(double budget_seconds, double start);
+  void update_rates(double now);
+
+  TrainingSettings settings_;
+  analysis::LabelConfig label_config_;
+  std::shared_ptr<const training::Grammar> grammar_;
+  std::optional<training::Trainer> trainer_;
+  std::vector<training::Sentence> held_out_;
+  std::vector<TimelineSample> timeline_;
+  bool running_ = false;
+  std::string error_;
+
+  std::optional<training::ProbeData> probe_data_;
+  training::ProbeConfig probe_config_;
+  ProbeProgress probes_;
+
+  std::optional<training::HeadComparison> comparison_;
+  bool comparison_running_ = false;
+
+  double step_seconds_ = 0.0;  // moving average of one step's duration
+  double steps_per_second_ = 0.0;
+  double frames_per_second_ = 0.0;
+  std::uint64_t frames_ = 0;
+  struct RateMark {
+    double time;
+    int steps;
+    std::uint64_t frames;
+  };
+  std::deque<RateMark> marks_;  // the last two seconds of frames
+};
+
+}  // namespace headlab::app
