@@ -50,6 +50,17 @@
     // The last export made through the Export menu: {kind, name, ...}.
     lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),
+    // In-page training (docs/js-api.md, "Training"): each returns the training state (or its part).
+    trainStart: (options = {}) => call({ op: 'trainStart', ...options }),   // {seed, lr}: a seed starts a new run
+    trainPause: () => call({ op: 'trainPause' }),
+    trainStep: (steps = 1) => call({ op: 'trainStep', steps }),
+    trainReset: (options = {}) => call({ op: 'trainReset', ...options }),   // {seed, lr}
+    trainSettings: (options) => call({ op: 'trainSettings', ...options }),  // {lr, speed: share of each frame}
+    trainState: (options = {}) => call({ op: 'trainState', ...options }),   // {losses: true} adds every step's loss
+    trainUseModel: () => call({ op: 'trainUseModel' }),
+    trainBenchmark: (seconds = 3) => call({ op: 'trainBenchmark', seconds }),
+    probe: (options = {}) => call({ op: 'probe', ...options }),             // {wait: true}: all heads now
+    compareHeads: (options = {}) => call({ op: 'compareHeads', ...options }),  // {run}, {steps}, {losses}
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),
   };

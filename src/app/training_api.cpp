@@ -107,7 +107,8 @@ json training_state_json(const TrainingSession& session, bool losses) {
               {"running", session.running()},
               {"seed", settings.seed},
               {"learning_rate", settings.learning_rate},
-              {"frame_budget_ms", settings.frame_budget_ms},
+              {"speed", settings.speed},
+              {"frame_budget_ms", session.frame_budget_seconds() * 1000.0},
               {"sample_every", settings.sample_every},
               {"steps_per_second", session.steps_per_second()},
               {"frames_per_second", session.frames_per_second()},
@@ -171,11 +172,10 @@ json handle_training_op(TrainingSession& session, Controller& controller, const 
     float lr = 0.0f;
     if (!read_run_fields(request, session.settings(), seed, lr, error)) return failure(error);
     if (request.contains("seed")) return failure("seed: a new seed is a new run (trainReset)");
-    if (request.contains("budget_ms")) {
-      if (!request["budget_ms"].is_number() || !(request["budget_ms"].get<double>() >= kMinFrameBudgetMs) ||
-          request["budget_ms"].get<double>() > kMaxFrameBudgetMs)
-        return failure("budget_ms: expected milliseconds per frame in [1, 50]");
-      session.set_frame_budget_ms(request["budget_ms"].get<float>());
+    if (request.contains("speed")) {
+      if (!request["speed"].is_number() || !(request["speed"].get<double>() >= kMinSpeed) || request["speed"].get<double>() > kMaxSpeed)
+        return failure("speed: expected the share of each frame spent training, in [0.1, 0.8]");
+      session.set_speed(request["speed"].get<float>());
     }
     session.set_learning_rate(lr);
     return success(training_state_json(session, false));

@@ -124,9 +124,7 @@ void TrainingSession::set_learning_rate(float learning_rate) {
   if (trainer_) trainer_->set_learning_rate(settings_.learning_rate);
 }
 
-void TrainingSession::set_frame_budget_ms(float milliseconds) {
-  settings_.frame_budget_ms = std::clamp(milliseconds, kMinFrameBudgetMs, kMaxFrameBudgetMs);
-}
+void TrainingSession::set_speed(float share) { settings_.speed = std::clamp(share, kMinSpeed, kMaxSpeed); }
 
 int TrainingSession::step(int steps) {
   if (!ensure_started().empty()) return 0;
@@ -168,7 +166,10 @@ void TrainingSession::train_within(double budget_seconds, double start) {
 double TrainingSession::advance_frame() {
   const double start = now_seconds();
   ++frames_;
-  const double budget = settings_.frame_budget_ms / 1000.0;
+  if (last_frame_start_ > 0.0)
+    frame_interval_ = 0.8 * frame_interval_ + 0.2 * std::clamp(start - last_frame_start_, 0.001, 0.25);
+  last_frame_start_ = start;
+  const double budget = frame_budget_seconds_ = std::min(kMaxFrameBudgetSeconds, settings_.speed * frame_interval_);
   if (probes_.running()) {
     // A probe fits four regressions: it gets the frame to itself.
     const int index = static_cast<int>(probes_.heads.size());
@@ -256,6 +257,9 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
         }
     state.document = document;
     state.dirty = true;
+    push_notice(state, NoticeLevel::info,
+                "Loaded the model trained for " + std::to_string(trainer_->steps_done()) + " steps (seed " +
+                    std::to_string(settings_.seed) + "); Ctrl+Z brings the previous model back.");
     return std::string();
   });
 }

@@ -26,11 +26,16 @@ namespace headlab::app {
 struct TrainingSettings {
   std::uint32_t seed = 1;        // initial weights and the stream of training sentences
   float learning_rate = 3e-3f;   // peak; warm-up and decay as TrainerConfig
-  float frame_budget_ms = 8.0f;  // "speed": training time per frame (at least one step is taken)
+  // "Speed": the share of each frame spent training (at least one step is taken). A share of the
+  // measured frame interval, not fixed milliseconds, so training fills the time a slow page leaves
+  // idle and backs off on a fast one: 0.5 is ~8 ms at 60 fps, ~25 ms when frames come at 20 fps.
+  float speed = 0.5f;
   int sample_every = 100;        // steps between two samples of the role timeline
   int held_out_count = 60;       // held-out sentences the timeline is measured on
 };
-inline constexpr float kMinFrameBudgetMs = 1.0f, kMaxFrameBudgetMs = 50.0f;
+inline constexpr float kMinSpeed = 0.1f, kMaxSpeed = 0.8f;
+// Whatever the frame interval (a background tab gets one frame a second), a frame trains at most this long.
+inline constexpr double kMaxFrameBudgetSeconds = 0.040;
 inline constexpr float kMinLearningRate = 1e-4f, kMaxLearningRate = 3e-2f;
 // The comparison pauses itself here (the learner can press play again to go on).
 inline constexpr int kComparisonTargetSteps = 1500;
@@ -81,13 +86,13 @@ class TrainingSession {
   bool running() const { return running_; }
   // Peak learning rate from the next step on (clamped to the slider's range).
   void set_learning_rate(float learning_rate);
-  void set_frame_budget_ms(float milliseconds);
+  void set_speed(float share);
   // `steps` steps now (the Step button and the API), sampling the timeline when due.
   int step(int steps);
 
-  // Once per frame: trains for about the frame budget when running (stopping early when the next
-  // step would overrun it), probes one head when probes are pending, steps the comparison when it
-  // runs. Returns the seconds spent.
+  // Once per frame: trains for about the frame budget (speed x the frame interval) when running,
+  // stopping early when the next step would overrun it; probes one head when probes are pending;
+  // steps the comparison when it runs. Returns the seconds spent.
   double advance_frame();
 
   // Probes of the current model: the forward passes now, then one head per frame (or all at once
@@ -123,6 +128,7 @@ class TrainingSession {
   double steps_per_second() const { return steps_per_second_; }
   double frames_per_second() const { return frames_per_second_; }
   double step_seconds() const { return step_seconds_; }
+  double frame_budget_seconds() const { return frame_budget_seconds_; }  // of the last frame
   std::uint64_t frames() const { return frames_; }
 
  private:
@@ -147,6 +153,9 @@ class TrainingSession {
   bool comparison_running_ = false;
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
+  double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames
+  double last_frame_start_ = 0.0;
+  double frame_budget_seconds_ = 0.0;
   double steps_per_second_ = 0.0;
   double frames_per_second_ = 0.0;
   std::uint64_t frames_ = 0;

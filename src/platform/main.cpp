@@ -14,6 +14,7 @@
 #include "app/api.h"
 #include "app/controller.h"
 #include "app/exports.h"
+#include "app/training_session.h"
 #include "engine/model_file.h"
 #include "engine/assets.h"
 #include "imgui.h"
@@ -35,6 +36,7 @@ struct Platform {
   headlab::Lexicon lexicon;
   headlab::app::AppState state;
   headlab::app::Controller* controller = nullptr;
+  headlab::app::TrainingSession training;  // in-page training (issue 7), outside the undo history
   headlab::ui::LabUiState ui;
   headlab::ui::UiText text;
   std::vector<headlab::Preset> presets;
@@ -160,6 +162,8 @@ void frame(void* arg) {
   SDL_Event event;
   while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
   track_window_size(p);
+  // Training gets its budget first, so this frame draws the newest steps.
+  p.training.advance_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
@@ -167,7 +171,7 @@ void frame(void* arg) {
     p.applied_theme = p.state.preferences.theme;
     headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark);
   }
-  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text, p.presets);
+  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text, p.presets, &p.training);
   ImGui::Render();
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
@@ -196,7 +200,7 @@ extern "C" {
 // window.headlab calls this with a JSON request; the returned string stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headlab_call(const char* request) {
   if (!g_platform || !g_platform->controller) return "{\"ok\":false,\"error\":\"HeadLab is still starting\"}";
-  g_platform->api_response = headlab::app::handle_request(*g_platform->controller, request ? request : "");
+  g_platform->api_response = headlab::app::handle_request(*g_platform->controller, request ? request : "", &g_platform->training);
   return g_platform->api_response.c_str();
 }
 

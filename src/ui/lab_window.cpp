@@ -43,6 +43,7 @@ void handle_shortcuts(app::Controller& controller, LabUiState& ui) {
       case '1': ui.detail = DetailView::heatmap; break;
       case '2': ui.detail = DetailView::arcs; break;
       case '3': ui.detail = DetailView::concat; break;
+      case '4': ui.detail = DetailView::training; break;
       case 'w': case 'W': ui.side = SidePanel::weights; break;
       case 'l': case 'L': ui.side = SidePanel::labels; break;
       case '[': select_relative(controller, 0, -1); break;
@@ -56,15 +57,16 @@ void handle_shortcuts(app::Controller& controller, LabUiState& ui) {
 
 void draw_detail_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
-  static const char* const kLabels[3] = {"Heatmap", "Arcs", "Concat & W_O"};
-  static const char* const kIds[3] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat};
+  static const char* const kLabels[4] = {"Heatmap", "Arcs", "Concat & W_O", "Training"};
+  static const char* const kIds[4] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining};
   int view = static_cast<int>(ui.detail);
-  if (segmented("detail_view", kLabels, 3, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
+  if (segmented("detail_view", kLabels, 4, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
   const float content_h = height - ImGui::GetFrameHeightWithSpacing();
   switch (ui.detail) {
     case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
     case DetailView::arcs: draw_arc_view(context, width, content_h); break;
     case DetailView::concat: draw_concat_view(context, width, content_h); break;
+    case DetailView::training: draw_training_panel(context, width, content_h); break;
   }
 }
 
@@ -136,14 +138,14 @@ void draw_stacked(PanelContext& context) {
 }  // namespace
 
 void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences,
-                     const UiText& text, const std::vector<Preset>& presets) {
+                     const UiText& text, const std::vector<Preset>& presets, app::TrainingSession* training) {
   ui.hovered_token = ui.next_hovered_token;
   ui.next_hovered_token = -1;
   ui.widget_rects.clear();
   handle_shortcuts(controller, ui);
   const std::vector<std::string> tokens = token_texts(controller.state());
   const std::vector<std::string> features = feature_names(controller.state().document.model);
-  PanelContext context{controller, ui, tokens, features, example_sentences, text, presets};
+  PanelContext context{controller, ui, tokens, features, example_sentences, text, presets, training};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;

@@ -9,6 +9,10 @@
 #include "ui/ui_state.h"
 #include "ui/ui_text.h"
 
+namespace headlab::app {
+class TrainingSession;
+}
+
 namespace headlab::ui {
 
 struct PanelContext {
@@ -19,6 +23,7 @@ struct PanelContext {
   const std::vector<std::string>& example_sentences;
   const UiText& text;
   const std::vector<Preset>& presets;
+  app::TrainingSession* training = nullptr;  // in-page training (absent: the tab says so)
   const app::AppState& state() const { return controller.state(); }
 };
 
@@ -28,6 +33,7 @@ void draw_heads_overview(PanelContext& context, float width, float height);
 void draw_head_detail(PanelContext& context, float width, float height);
 void draw_arc_view(PanelContext& context, float width, float height);
 void draw_concat_view(PanelContext& context, float width, float height);
+void draw_training_panel(PanelContext& context, float width, float height);
 void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
 void draw_help_overlay(PanelContext& context);

@@ -11,7 +11,8 @@
 
 namespace headlab::ui {
 
-enum class DetailView { heatmap, arcs, concat };
+enum class DetailView { heatmap, arcs, concat, training };
+enum class TrainingView { progress, probes, comparison };
 enum class SidePanel { weights, labels };
 enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json, share_link, import_file };
 
@@ -55,6 +56,10 @@ struct LabUiState {
   CellEntry cell_entry;
   std::vector<float> line_clipboard;
   float drag_sensitivity = 0.01f;  // weight change per pixel of vertical drag
+
+  // Training tab: which of its views is shown, and the seed typed for the next run.
+  TrainingView training_view = TrainingView::progress;
+  int training_seed = 1;
 
   bool show_help = false;
   ExportKind pending_export = ExportKind::none;

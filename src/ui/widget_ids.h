@@ -30,4 +30,24 @@ inline constexpr const char* kConcat = "concat";
 inline constexpr const char* kExportPng = "export/png";
 inline constexpr const char* kHelp = "help";
 
+// Training tab (issue 7).
+inline constexpr const char* kTabTraining = "tab/training";
+inline constexpr const char* kTrainPlay = "train/play";        // play / pause
+inline constexpr const char* kTrainStep = "train/step";
+inline constexpr const char* kTrainSeed = "train/seed";
+inline constexpr const char* kTrainRestart = "train/restart";  // a new run from the seed
+inline constexpr const char* kTrainRate = "train/lr";
+inline constexpr const char* kTrainSpeed = "train/speed";
+inline constexpr const char* kTrainUse = "train/use";          // load the trained model into the lab
+inline constexpr const char* kTrainViewProgress = "train/view/progress";
+inline constexpr const char* kTrainViewProbes = "train/view/probes";
+inline constexpr const char* kTrainViewCompare = "train/view/compare";
+inline constexpr const char* kTrainLoss = "train/loss";
+inline constexpr const char* kTrainTimeline = "train/timeline";
+inline constexpr const char* kTrainProbe = "train/probe";
+inline constexpr const char* kTrainProbeChart = "train/probes";
+inline constexpr const char* kTrainCompare = "train/compare";  // run / pause the comparison
+inline constexpr const char* kTrainCompareRestart = "train/compare/restart";
+inline constexpr const char* kTrainComparePlot = "train/compare/plot";
+
 }  // namespace headlab::ui::ids

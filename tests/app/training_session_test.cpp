@@ -119,14 +119,15 @@ TEST(TrainingSession, FramesTrainOnlyWhileRunningAndStayNearTheBudget) {
   ASSERT_EQ(session.ensure_started(), "");
   session.advance_frame();
   EXPECT_EQ(session.trainer()->steps_done(), 0);
-  session.set_frame_budget_ms(8.0f);
+  session.set_speed(0.5f);
   session.set_running(true);
   double longest = 0.0;
   for (int frame = 0; frame < 30; ++frame) longest = std::max(longest, session.advance_frame());
   const int steps = session.trainer()->steps_done();
   EXPECT_GE(steps, 30);  // at least one step per frame
-  // A frame overruns the budget by at most about one step (or one timeline sample).
-  EXPECT_LT(longest, 0.008 + 0.1) << "longest frame " << longest;
+  // A frame overruns its budget (at most 40 ms) by about one step or one timeline sample.
+  EXPECT_LT(longest, kMaxFrameBudgetSeconds + 0.1) << "longest frame " << longest;
+  EXPECT_LE(session.frame_budget_seconds(), kMaxFrameBudgetSeconds);
   session.set_running(false);
   session.advance_frame();
   EXPECT_EQ(session.trainer()->steps_done(), steps);
@@ -137,8 +138,8 @@ TEST(TrainingSession, LearningRateAndBudgetAreClamped) {
   TrainingSession session;
   session.set_learning_rate(1.0f);
   EXPECT_FLOAT_EQ(session.settings().learning_rate, kMaxLearningRate);
-  session.set_frame_budget_ms(0.0f);
-  EXPECT_FLOAT_EQ(session.settings().frame_budget_ms, kMinFrameBudgetMs);
+  session.set_speed(0.0f);
+  EXPECT_FLOAT_EQ(session.settings().speed, kMinSpeed);
 }
 
 TEST(TrainingSession, ProbesOneHeadPerFrame) {
@@ -224,8 +225,8 @@ TEST(TrainingApi, OpsAndErrors) {
   EXPECT_EQ(r["result"]["step"], 0);  // a seed starts a new run
   EXPECT_EQ(r["result"]["seed"], 9);
   EXPECT_EQ(call(controller, &session, {{"op", "trainPause"}})["result"]["running"], false);
-  r = call(controller, &session, {{"op", "trainSettings"}, {"budget_ms", 12}});
-  EXPECT_EQ(r["result"]["frame_budget_ms"], 12);
+  r = call(controller, &session, {{"op", "trainSettings"}, {"speed", 0.25}});
+  EXPECT_FLOAT_EQ(r["result"]["speed"].get<float>(), 0.25f);
   r = call(controller, &session, {{"op", "compareHeads"}, {"steps", 3}, {"losses", true}});
   ASSERT_TRUE(r["ok"]) << r.dump();
   EXPECT_EQ(r["result"]["one"]["losses"].size(), 3u);
@@ -241,7 +242,7 @@ TEST(TrainingApi, OpsAndErrors) {
       {{{"op", "trainStep"}, {"steps", 0}}, "steps: expected an integer in 1..5000"},
       {{{"op", "trainReset"}, {"seed", -1}}, "seed: expected an integer in 0..4294967295"},
       {{{"op", "trainStart"}, {"lr", "fast"}}, "lr: expected a number in"},
-      {{{"op", "trainSettings"}, {"budget_ms", 500}}, "budget_ms: expected milliseconds per frame in [1, 50]"},
+      {{{"op", "trainSettings"}, {"speed", 0.95}}, "speed: expected the share of each frame spent training, in [0.1, 0.8]"},
       {{{"op", "trainSettings"}, {"seed", 2}}, "seed: a new seed is a new run (trainReset)"},
       {{{"op", "trainBenchmark"}, {"seconds", 100}}, "seconds: expected a number in [0.1, 60]"},
       {{{"op", "compareHeads"}, {"run", 1}}, "run: expected true or false"},

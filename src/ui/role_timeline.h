@@ -1,0 +1,20 @@
+#pragma once
+// The per-head role timeline of the Training tab: one row per head, one cell per held-out sample,
+// coloured by the head's role then, so the learner sees heads start alike and diverge.
+#include <string>
+
+#include "app/training_session.h"
+#include "imgui.h"
+#include "ui/ui_state.h"
+
+namespace headlab::ui {
+
+// A colour per role, colour-blind safe where it can be (Okabe & Ito 2008); "mixed" is neutral.
+ImU32 role_colour(const std::string& label);
+// "subject -> verb (nsubj)" ("subject -> verb" without `relation`), "previous token", "mixed".
+std::string role_text(const app::HeadRole& role, bool relation = true);
+
+// Draws the timeline (registered as ids::kTrainTimeline) `width` wide; rows grow with the heads.
+void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, float width);
+
+}  // namespace headlab::ui

@@ -1,0 +1,146 @@
+// The Training tab without a GPU: plot helpers, every view drawn headlessly at several sizes, and
+// Play / "+10 steps" / probes / comparison / "Use in lab" clicked with simulated mouse input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "app/controller.h"
+#include "app/training_session.h"
+#include "engine/assets.h"
+#include "imgui.h"
+#include "ui/lab_window.h"
+#include "ui/plot.h"
+#include "ui/role_timeline.h"
+#include "ui/widget_ids.h"
+
+namespace headlab::ui {
+namespace {
+
+TEST(Plot, NiceTicksAreRoundAndCoverTheRange) {
+  EXPECT_EQ(nice_ticks(0, 3000, 4), (std::vector<float>{0, 1000, 2000, 3000}));
+  EXPECT_EQ(nice_ticks(0, 4.6f, 5), (std::vector<float>{0, 1, 2, 3, 4}));
+  const std::vector<float> fractions = nice_ticks(0.2f, 0.9f, 3);
+  ASSERT_EQ(fractions.size(), 4u);
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(fractions[i], 0.2f * (i + 1), 1e-6f);
+  EXPECT_TRUE(nice_ticks(1, 1, 4).empty());
+}
+
+TEST(Plot, BucketMeansAverageEqualSlicesAndSkipNaN) {
+  const float values[] = {1, 3, 5, 7, NAN, 11};
+  std::vector<float> out;
+  bucket_means(values, 6, 3, out);
+  EXPECT_EQ(out, (std::vector<float>{2, 6, 11}));
+  bucket_means(values, 6, 100, out);  // never more buckets than values
+  EXPECT_EQ(out.size(), 6u);
+  bucket_means(values, 0, 4, out);
+  EXPECT_TRUE(out.empty());
+}
+
+TEST(RoleText, RelationsReadInTheDirectionOfAttention) {
+  app::HeadRole role{"syntactic:nsubj", 0.9f, 0.5f, training::kHeadToDependent};
+  EXPECT_EQ(role_text(role), "verb -> subject (nsubj)");
+  role.direction = training::kDependentToHead;
+  EXPECT_EQ(role_text(role), "subject -> verb (nsubj)");
+  EXPECT_EQ(role_text(role, false), "subject -> verb");
+  EXPECT_EQ(role_text({"previous_token", 0.8f, 0.5f}), "previous token");
+  EXPECT_EQ(role_text({}), "mixed");
+}
+
+class TrainingPanel : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    lexicon = load_lexicon(&error);
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1280, 720);
+    presets = load_presets().value();
+  }
+  void TearDown() override { ImGui::DestroyContext(); }
+
+  void frame(app::Controller& controller, app::TrainingSession& session) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw_lab_window(controller, ui, {}, text, presets, &session);
+    ImGui::Render();
+  }
+  // Presses and releases the left button over a registered widget (ImGui clicks on release).
+  void click(app::Controller& controller, app::TrainingSession& session, const char* name) {
+    frame(controller, session);
+    ASSERT_TRUE(ui.widget_rects.count(name)) << name;
+    const Rect r = ui.widget_rects.at(name);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
+    frame(controller, session);
+    io.MouseDown[0] = true;
+    frame(controller, session);
+    io.MouseDown[0] = false;
+    frame(controller, session);
+  }
+
+  Lexicon lexicon;
+  app::AppState state;
+  LabUiState ui;
+  UiText text;
+  std::vector<Preset> presets;
+};
+
+TEST_F(TrainingPanel, EveryViewDrawsAtEverySize) {
+  app::Controller controller(state, lexicon);
+  app::TrainingSession session;
+  ui.detail = DetailView::training;
+  frame(controller, session);
+  EXPECT_TRUE(session.started());  // opening the tab builds the model
+  session.step(200);
+  session.start_comparison();
+  session.step_comparison(50);
+  session.start_probes();
+  session.finish_probes();
+  for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
+    ImGui::GetIO().DisplaySize = size;
+    for (const TrainingView view : {TrainingView::progress, TrainingView::probes, TrainingView::comparison}) {
+      ui.training_view = view;
+      frame(controller, session);
+      EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
+    }
+  }
+  for (const char* name : {ids::kTabTraining, ids::kTrainPlay, ids::kTrainStep, ids::kTrainSeed, ids::kTrainRestart,
+                           ids::kTrainRate, ids::kTrainSpeed, ids::kTrainUse, ids::kTrainComparePlot})
+    EXPECT_TRUE(ui.widget_rects.count(name)) << name;
+}
+
+TEST_F(TrainingPanel, ButtonsDriveTheSession) {
+  app::Controller controller(state, lexicon);
+  app::TrainingSession session;
+  ui.detail = DetailView::training;
+  click(controller, session, ids::kTrainStep);
+  EXPECT_EQ(session.trainer()->steps_done(), 10);
+  click(controller, session, ids::kTrainPlay);
+  EXPECT_TRUE(session.running());
+  click(controller, session, ids::kTrainPlay);
+  EXPECT_FALSE(session.running());
+  EXPECT_TRUE(ui.widget_rects.count(ids::kTrainLoss));
+  EXPECT_TRUE(ui.widget_rects.count(ids::kTrainTimeline));
+
+  click(controller, session, ids::kTrainViewProbes);
+  ASSERT_EQ(ui.training_view, TrainingView::probes);
+  click(controller, session, ids::kTrainProbe);
+  EXPECT_EQ(session.probes().step, 10);
+  click(controller, session, ids::kTrainViewCompare);
+  click(controller, session, ids::kTrainCompare);
+  EXPECT_TRUE(session.comparison_running());
+
+  click(controller, session, ids::kTrainViewProgress);
+  click(controller, session, ids::kTrainUse);
+  EXPECT_FALSE(state.document.model.vocab.empty());
+  EXPECT_EQ(ui.detail, DetailView::heatmap);  // the lab shows the trained heads next
+  EXPECT_EQ(ui.side, SidePanel::labels);
+}
+
+}  // namespace
+}  // namespace headlab::ui
