@@ -101,13 +101,16 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     format_tick(text, sizeof text, t);
     draw->AddText(ImVec2(origin.x + font * 0.3f, y - font * 0.5f), label, text);
   }
+  // The axis title sits at the right end; tick labels that would run into it are left out.
+  const float title_x = b.x - ImGui::CalcTextSize(options.x_label).x;
+  draw->AddText(ImVec2(title_x, b.y + font * 0.2f), label, options.x_label);
   for (float t : nice_ticks(x_min, x_max, std::max(2, static_cast<int>((b.x - a.x) / (font * 4.0f))))) {
     const float x = to_screen(t, y_min).x;
     draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), grid);
     format_tick(text, sizeof text, t);
-    draw->AddText(ImVec2(x - ImGui::CalcTextSize(text).x * 0.5f, b.y + font * 0.2f), label, text);
+    const float w = ImGui::CalcTextSize(text).x;
+    if (x + w * 0.5f < title_x - font * 0.4f) draw->AddText(ImVec2(x - w * 0.5f, b.y + font * 0.2f), label, text);
   }
-  draw->AddText(ImVec2(origin.x + font * 0.3f, b.y + font * 0.2f), label, options.x_label);  // under the y labels
 
   // Curves: one averaged point per two pixels, so noise becomes a readable trend.
   draw->PushClipRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), true);

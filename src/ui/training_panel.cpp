@@ -29,9 +29,11 @@ void wrapped_disabled(const char* text) {
   ImGui::PopStyleColor();
 }
 
+// Buttons first, then the seed, learning rate and speed groups; each group wraps as a whole.
 void draw_controls(app::TrainingSession& session, PanelContext& context) {
   LabUiState& ui = context.ui;
   const float font = ImGui::GetFontSize();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const bool running = session.running();
   if (running) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
   if (ImGui::Button(running ? "Pause" : "Play", ImVec2(font * 4.0f, 0))) session.set_running(!running);
@@ -42,19 +44,7 @@ void draw_controls(app::TrainingSession& session, PanelContext& context) {
   if (ImGui::Button("+10 steps")) session.step(10);
   register_item(ui, ids::kTrainStep);
   item_tooltip("Train 10 steps now (each step: 16 sentences, one Adam update).");
-  flow_same_line(font * 14.0f);
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("seed");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(font * 4.5f);
-  if (ImGui::InputInt("##seed", &ui.training_seed, 1, 1)) ui.training_seed = std::max(0, ui.training_seed);
-  register_item(ui, ids::kTrainSeed);
-  item_tooltip("The seed draws the initial weights and the training sentences. Another seed: other heads take the roles.");
-  ImGui::SameLine();
-  if (ImGui::Button("New run")) session.reset(static_cast<std::uint32_t>(ui.training_seed), session.settings().learning_rate);
-  register_item(ui, ids::kTrainRestart);
-  item_tooltip("Start over from fresh weights drawn with this seed.");
-  flow_same_line(font * 7.0f);
   if (ImGui::Button("Use in lab")) {
     if (session.use_in_lab(context.controller).empty()) {
       ui.detail = DetailView::heatmap;
@@ -64,6 +54,20 @@ void draw_controls(app::TrainingSession& session, PanelContext& context) {
   register_item(ui, ids::kTrainUse);
   item_tooltip("Load the trained model into the lab (undoable) to look at its heads' heatmaps and labels.");
 
+  flow_same_line(ImGui::CalcTextSize("seed New run").x + font * 9.5f + spacing * 3);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("seed");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(font * 7.5f);  // the field and its -/+ buttons
+  if (ImGui::InputInt("##seed", &ui.training_seed, 1, 1)) ui.training_seed = std::max(0, ui.training_seed);
+  register_item(ui, ids::kTrainSeed);
+  item_tooltip("The seed draws the initial weights and the training sentences. Another seed: other heads take the roles.");
+  ImGui::SameLine();
+  if (ImGui::Button("New run")) session.reset(static_cast<std::uint32_t>(ui.training_seed), session.settings().learning_rate);
+  register_item(ui, ids::kTrainRestart);
+  item_tooltip("Start over from fresh weights drawn with this seed.");
+
+  flow_same_line(ImGui::CalcTextSize("learning rate").x + font * 7.5f + spacing * 2);
   float lr = session.settings().learning_rate;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("learning rate");
@@ -73,7 +77,8 @@ void draw_controls(app::TrainingSession& session, PanelContext& context) {
     session.set_learning_rate(lr);
   register_item(ui, ids::kTrainRate);
   item_tooltip("Adam's peak step size (after 100 warm-up steps; decays to 10% by step 3000). Too high and the loss jumps; too low and nothing happens.");
-  flow_same_line(font * 15.0f);
+
+  flow_same_line(ImGui::CalcTextSize("speed").x + font * 9.0f + spacing * 2);
   float percent = session.settings().speed * 100.0f;
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("speed");
@@ -89,7 +94,7 @@ void draw_status(const app::TrainingSession& session) {
   const training::Trainer& trainer = *session.trainer();
   const int steps = trainer.steps_done();
   if (steps == 0) {
-    ImGui::TextDisabled("step 0: press Play. The loss says how surprised the model is by hidden words (guessing evenly among 67 words: 4.2).");
+    wrapped_disabled("Step 0: press Play. The loss says how surprised the model is by hidden words (guessing evenly among 67 words gives 4.2).");
     return;
   }
   int roles = 0;
@@ -99,8 +104,9 @@ void draw_status(const app::TrainingSession& session) {
   std::snprintf(role_count, sizeof role_count, "%d of %zu heads have a role", roles, session.timeline().back().heads.size());
   flow_same_line(ImGui::CalcTextSize(role_count).x, ImGui::GetFontSize());
   ImGui::TextUnformatted(role_count);
-  char speed[64];
-  std::snprintf(speed, sizeof speed, "%.0f steps/s, %.0f fps", session.steps_per_second(), session.frames_per_second());
+  char speed[64] = "paused";
+  if (session.running())
+    std::snprintf(speed, sizeof speed, "%.0f steps/s, %.0f fps", session.steps_per_second(), session.frames_per_second());
   flow_same_line(ImGui::CalcTextSize(speed).x, ImGui::GetFontSize());
   ImGui::TextDisabled("%s", speed);
 }
@@ -169,7 +175,7 @@ void draw_probes(app::TrainingSession& session, LabUiState& ui, float width) {
       "control task (random labels per word type, Hewitt & Liang 2019). Selectivity = accuracy - control: only what "
       "beats the control says the head carries grammar.");
   if (probes.heads.empty()) return;
-  const float name_w = font * 3.0f, column_w = (width - name_w) * 0.5f - font * 0.5f;
+  const float name_w = font * 3.5f, column_w = (width - name_w) * 0.5f - font * 0.5f;
   const ImVec2 chart = ImGui::GetCursorScreenPos();
   ImGui::SetCursorScreenPos(ImVec2(chart.x + name_w, chart.y));
   ImGui::TextUnformatted("part of speech");
@@ -177,7 +183,6 @@ void draw_probes(app::TrainingSession& session, LabUiState& ui, float width) {
   ImGui::TextUnformatted("relation to attended word");
   for (const training::HeadProbe& h : probes.heads) {
     ImGui::PushID(h.layer * 64 + h.head);
-    ImGui::AlignTextToFramePadding();
     ImGui::Text("L%dH%d", h.layer, h.head);
     ImGui::SameLine(name_w);
     probe_bar(h.pos_accuracy, h.pos_control_accuracy, h.pos_selectivity, column_w);
