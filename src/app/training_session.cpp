@@ -237,7 +237,10 @@ void TrainingSession::set_comparison_running(bool running) {
 }
 
 int TrainingSession::step_comparison(int steps) {
-  if (!comparison_ && !start_comparison().empty()) return 0;
+  if (!comparison_) {
+    if (!start_comparison().empty()) return 0;
+    comparison_running_ = false;  // stepping by hand does not also start it running
+  }
   training::step_comparison(*comparison_, std::max(steps, 0));
   return std::max(steps, 0);
 }

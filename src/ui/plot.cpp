@@ -10,7 +10,7 @@ namespace {
 float x_of(const PlotSeries& s, int i) { return s.x ? s.x[i] : static_cast<float>(i + 1); }
 
 void format_tick(char* out, std::size_t size, float value) {
-  if (std::fabs(value) >= 1000.0f && std::fmod(value, 1000.0f) == 0.0f) std::snprintf(out, size, "%gk", value / 1000.0f);
+  if (std::fabs(value) >= 1000.0f) std::snprintf(out, size, "%gk", value / 1000.0f);
   else std::snprintf(out, size, "%g", value);
 }
 
@@ -112,7 +112,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     if (x + w * 0.5f < title_x - font * 0.4f) draw->AddText(ImVec2(x - w * 0.5f, b.y + font * 0.2f), label, text);
   }
 
-  // Curves: one averaged point per two pixels, so noise becomes a readable trend.
+  // Curves: one averaged point per five pixels, so batch-to-batch noise becomes a readable trend.
   draw->PushClipRect(ImVec2(a.x - 3, a.y - 3), ImVec2(b.x + 3, b.y + 3), true);
   std::vector<float> means;
   std::vector<ImVec2> points;
@@ -125,7 +125,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
           else points.push_back(p);
         }
     } else {
-      const int buckets = std::max(1, static_cast<int>((b.x - a.x) * s.count / std::max(1.0f, x_max - x_min) / 2.0f));
+      const int buckets = std::max(1, static_cast<int>((b.x - a.x) * s.count / std::max(1.0f, x_max - x_min) / 5.0f));
       bucket_means(s.y, s.count, buckets, means);
       const float per_bucket = static_cast<float>(s.count) / static_cast<float>(means.size());
       for (std::size_t k = 0; k < means.size(); ++k)

@@ -165,6 +165,7 @@ TEST(TrainingSession, ProbesOneHeadPerFrame) {
 TEST(TrainingSession, ComparisonTrainsOneBigAndSeveralSmallHeads) {
   TrainingSession session;
   ASSERT_EQ(session.step_comparison(20), 20);
+  EXPECT_FALSE(session.comparison_running());
   const training::HeadComparison* c = session.comparison();
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->many.model().layers[0].head_count(), 4);

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// Training speed in WebAssembly, measured in the page (issue 7, item 7), next to the native number.
+//   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--json]
+// Needs build/web (scripts/build-web) and Chromium. It prints
+//   1. raw WASM speed: default model (2 layers x 4 heads, d_model 64, batch 16) trained on the
+//      page's main thread with nothing else to do (window.headlab.trainBenchmark);
+//   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,
+//      frames/s, and the time at which each role first appears on the held-out timeline;
+//   3. native speed: bench/training_bench (Google Benchmark) from build/native or build/trainui,
+//      when built.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer, launchBrowser, openLab, frames } from '../tests/browser/harness.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? Number(args[i + 1]) : fallback;
+};
+const seconds = option('--seconds', 30), speed = option('--speed', 0.5), seed = option('--seed', 1);
+const asJson = args.includes('--json');
+const log = (...parts) => { if (!asJson) console.log(...parts); };
+
+function nativeStepsPerSecond() {
+  for (const dir of ['build/native', 'build/trainui']) {
+    const binary = path.join(root, dir, 'bench', 'training_bench');
+    if (!fs.existsSync(binary)) continue;
+    const out = execFileSync(binary, ['--benchmark_filter=BM_TrainingStep/16', '--benchmark_format=json'], { encoding: 'utf8' });
+    const run = JSON.parse(out).benchmarks.find((b) => b.name.startsWith('BM_TrainingStep/16'));
+    return { binary: path.relative(root, binary), steps_per_second: run['steps/s'] };
+  }
+  return null;
+}
+
+const server = await startServer();
+const browser = await launchBrowser();
+const result = { seconds, speed, seed };
+try {
+  const { page } = await openLab(browser, server.url);
+  const rectOf = async (name) => { await frames(page, 2); return page.evaluate((n) => window.headlab.widgetRect(n), name); };
+  const clickOn = async (name) => {
+    const r = await rectOf(name);
+    await page.mouse.click(r.x + r.width / 2, r.y + r.height / 2);
+    await frames(page, 2);
+  };
+
+  await clickOn('tab/training');
+  log('raw WASM speed (5 s, main thread, no drawing)...');
+  result.wasm_raw = await page.evaluate(() => window.headlab.trainBenchmark(5));
+  log(`  ${result.wasm_raw.steps_per_second.toFixed(1)} steps/s (batch ${result.wasm_raw.batch})`);
+
+  await page.evaluate(([s, share]) => { window.headlab.trainReset({ seed: s }); window.headlab.trainSettings({ speed: share }); },
+                      [seed, speed]);
+  await clickOn('train/play');
+  log(`in-page training for ${seconds} s (seed ${seed}, speed ${speed} of each frame)...`);
+  const start = Date.now();
+  const firstSeen = {};
+  let state = null, firstFrames = null;
+  while (Date.now() - start < seconds * 1000) {
+    await page.waitForTimeout(1000);
+    state = await page.evaluate(() => window.headlab.trainState());
+    firstFrames ??= { frames: state.frames, time: Date.now() };
+    const elapsed = (Date.now() - start) / 1000;
+    for (const role of state.roles)
+      if (role.label !== 'mixed' && !(role.label in firstSeen))
+        firstSeen[role.label] = { seconds: +elapsed.toFixed(1), step: state.step, head: `L${role.layer}H${role.head}` };
+    const labelled = state.roles.filter((r) => r.label !== 'mixed').length;
+    if (labelled >= 3 && !result.three_roles) result.three_roles = { seconds: +elapsed.toFixed(1), step: state.step };
+    log(`  ${elapsed.toFixed(0).padStart(3)} s  step ${String(state.step).padStart(5)}  loss ${state.loss?.toFixed(2) ?? '-'}` +
+        `  ${state.steps_per_second.toFixed(0)} steps/s  ${state.frames_per_second.toFixed(0)} fps  ` +
+        state.roles.map((r) => (r.label === 'mixed' ? '.' : r.label.replace('syntactic:', ''))).join(' '));
+  }
+  const wall = (Date.now() - start) / 1000;
+  result.in_page = {
+    steps: state.step,
+    steps_per_second: +(state.step / wall).toFixed(1),
+    frames_per_second: +((state.frames - firstFrames.frames) / ((Date.now() - firstFrames.time) / 1000)).toFixed(1),
+    step_ms: +state.step_ms.toFixed(2),
+    loss: state.loss,
+    first_loss: state.first_loss,
+    roles: state.roles.map((r) => ({ head: `L${r.layer}H${r.head}`, label: r.label, score: +r.score.toFixed(2) })),
+  };
+  result.first_seen = firstSeen;
+} finally {
+  await browser.close();
+  server.stop();
+}
+result.native = nativeStepsPerSecond();
+
+if (asJson) {
+  console.log(JSON.stringify(result, null, 2));
+} else {
+  console.log('\nsummary (default model: 2 layers x 4 heads, d_model 64, batch 16)');
+  if (result.native) console.log(`  native            ${result.native.steps_per_second.toFixed(1)} steps/s (${result.native.binary})`);
+  else console.log('  native            not built (cmake --build --preset native --target training_bench)');
+  console.log(`  WASM, raw         ${result.wasm_raw.steps_per_second.toFixed(1)} steps/s`);
+  console.log(`  WASM, in the page ${result.in_page.steps_per_second} steps/s at ${result.in_page.frames_per_second} frames/s` +
+              ` (${result.in_page.steps} steps in ${seconds} s, loss ${result.in_page.first_loss.toFixed(2)} -> ${result.in_page.loss.toFixed(2)})`);
+  for (const [label, seen] of Object.entries(result.first_seen))
+    console.log(`  first ${label.padEnd(18)} after ${String(seen.seconds).padStart(5)} s (step ${seen.step}, ${seen.head})`);
+  if (result.three_roles) console.log(`  three heads with roles after ${result.three_roles.seconds} s (step ${result.three_roles.step})`);
+  console.log('  roles at the end: ' + result.in_page.roles.map((r) => `${r.head} ${r.label}`).join(', '));
+}
