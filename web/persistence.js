@@ -8,7 +8,6 @@
   const BACKUP_PREFIX = 'headlab.state.unreadable.';
   const LINK_PREFIX = '#s=';
   const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
-  const MAX_LINK_CHARS = 4 * 1024 * 1024;
   const AUTOSAVE_MS = 700;
 
   // A visible toast (and the ARIA live region) for messages about saving and loading.
@@ -29,32 +28,6 @@
 
   function storage() {
     try { return window.localStorage; } catch (e) { return null; }  // disabled or sandboxed
-  }
-
-  // base64url of bytes, and back (the fragment must stay URL-safe).
-  function toBase64Url(bytes) {
-    let binary = '';
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-    return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  }
-  function fromBase64Url(text) {
-    if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new Error('the link contains characters that are not base64url');
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4));
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; ++i) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  }
-  async function transform(bytes, stream) {
-    const out = new Response(new Blob([bytes]).stream().pipeThrough(stream));
-    return new Uint8Array(await out.arrayBuffer());
-  }
-  async function compress(text) {
-    return toBase64Url(await transform(new TextEncoder().encode(text), new CompressionStream('deflate-raw')));
-  }
-  async function decompress(fragment) {
-    const bytes = await transform(fromBase64Url(fragment), new DecompressionStream('deflate-raw'));
-    if (bytes.length > MAX_IMPORT_BYTES) throw new Error('the link expands to more than 32 MB');
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   }
 
   // Loads a saved state or a model file (by its "format"); returns true on success.
@@ -93,36 +66,41 @@
     }
   }
 
+  // Opens the share link in the address bar, if any. The engine decodes it (base64url + inflate with a
+  // 32 MB cap, src/app/share_link.h) and loads it strictly; a refusal leaves the lab as it was.
+  function openLinkInAddressBar(ownWorkLoaded) {
+    if (!location.hash.startsWith(LINK_PREFIX)) return;
+    try {
+      window.headlab.request({ op: 'openShareLink', fragment: location.hash });
+      notify(ownWorkLoaded ? 'Opened the shared lab. Undo (Ctrl+Z) goes back to your own work.' : 'Opened the shared lab.');
+    } catch (e) {
+      notify(`The shared link could not be read (${e.message}); your own work is unchanged.`, 'error');
+    }
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  // Restores the saved work first and only then opens a link, so opening a link is one undoable
+  // edit on top of the learner's own work and autosave never silently replaces it.
   async function restore() {
     const store = storage();
-    const fragment = location.hash.startsWith(LINK_PREFIX) ? location.hash.slice(LINK_PREFIX.length) : '';
-    if (fragment) {
-      try {
-        if (fragment.length > MAX_LINK_CHARS) throw new Error('the link is too long');
-        if (loadText(await decompress(fragment), 'The shared link')) {
-          notify('Opened the shared lab.');
-          history.replaceState(null, '', location.pathname + location.search);
-          return;
-        }
-      } catch (e) {
-        notify(`The shared link could not be read (${e.message}); starting from your saved work instead.`, 'error');
+    const saved = store && store.getItem(STORAGE_KEY);
+    let loaded = false;
+    if (saved) {
+      let error = '';
+      try { window.headlab.loadState(saved); loaded = true; } catch (e) { error = e.message; }
+      if (error) {
+        // Keep what was stored so nothing is lost, and start clean.
+        const backup = BACKUP_PREFIX + new Date().toISOString();
+        try { store.setItem(backup, saved); store.removeItem(STORAGE_KEY); } catch (e) { /* storage full: leave it */ }
+        notify(`Your saved work could not be restored (${error}). It was kept under "${backup}" in this browser's storage; starting clean.`, 'error');
       }
     }
-    const saved = store && store.getItem(STORAGE_KEY);
-    if (!saved) return;
-    let error = '';
-    try { window.headlab.loadState(saved); } catch (e) { error = e.message; }
-    if (error) {
-      // Keep what was stored so nothing is lost, and start clean.
-      const backup = BACKUP_PREFIX + new Date().toISOString();
-      try { store.setItem(backup, saved); store.removeItem(STORAGE_KEY); } catch (e) { /* storage full: leave it */ }
-      notify(`Your saved work could not be restored (${error}). It was kept under "${backup}" in this browser's storage; starting clean.`, 'error');
-    }
+    openLinkInAddressBar(loaded);
   }
 
   async function copyLink() {
     try {
-      const link = location.origin + location.pathname + LINK_PREFIX + (await compress(window.headlab.saveState()));
+      const link = location.origin + location.pathname + window.headlab.request({ op: 'shareLink' });
       try {
         await navigator.clipboard.writeText(link);
         notify('Link copied: anyone who opens it gets this exact lab.');
@@ -166,6 +144,7 @@
   async function start() {
     try { await restore(); } catch (e) { notify('Saved work could not be restored: ' + e.message, 'error'); }
     setInterval(autosave, AUTOSAVE_MS);
+    window.addEventListener('hashchange', () => openLinkInAddressBar(true));  // a link pasted into an open tab
     window.addEventListener('pagehide', autosave);
   }
 

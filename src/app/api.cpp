@@ -7,6 +7,7 @@
 #include "app/matrix_actions.h"
 #include "app/model_actions.h"
 #include "app/saved_state.h"
+#include "app/share_link.h"
 #include "app/state_json.h"
 #include "app/training_api.h"
 #include "engine/analysis/importance.h"
@@ -202,6 +203,18 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
   if (op == "loadState") {
     if (!request.contains("json") || !request["json"].is_string()) return failure("json: expected the saved state text");
     return from_edit(load_state(controller, request["json"].get<std::string>()));
+  }
+  // Share links (docs/saving-and-sharing.md): the fragment "#s=..." for the current lab, and back.
+  if (op == "shareLink") return success(std::string(kShareLinkPrefix) + encode_share_payload(save_state(controller.state())));
+  if (op == "openShareLink") {
+    if (!request.contains("fragment") || !request["fragment"].is_string()) return failure("fragment: expected the link's \"#s=...\" part");
+    const Result<std::string> text = decode_share_payload(request["fragment"].get<std::string>());
+    if (!text.ok()) return failure(text.error());
+    // A link may hold a saved lab or a bare model file; both loaders leave the state untouched on refusal.
+    const json parsed = json::parse(text.value(), nullptr, false);
+    if (parsed.is_object() && parsed.value("format", std::string()) == "headlab-model")
+      return from_edit(controller.apply([&](AppState& s) { return load_model(s, text.value()); }));
+    return from_edit(load_state(controller, text.value()));
   }
   // A cheap fingerprint of everything saveState writes: autosave only serializes when it changes.
   if (op == "stateKey") {

@@ -24,7 +24,7 @@ void recompute(AppState& state, const Lexicon& lexicon) {
     if (!loaded.ok()) push_notice(state, NoticeLevel::error, "Lessons could not be loaded: " + loaded.error());
     state.lessons = std::make_shared<const LessonList>(loaded.ok() ? std::move(loaded).value() : LessonList{});
   }
-  update_goal(state);
+  update_goal(state, lexicon);
   Selection& s = state.selection;
   const int layers = static_cast<int>(state.document.model.layers.size());
   s.layer = std::clamp(s.layer, 0, layers - 1);
@@ -33,14 +33,21 @@ void recompute(AppState& state, const Lexicon& lexicon) {
   ++state.revision;
 }
 
-void update_goal(AppState& state) {
+void update_goal(AppState& state, const Lexicon& lexicon) {
   LessonProgress& p = state.progress;
   p.goal_met = false;
+  p.probe.reset();
   if (!state.lessons || p.lesson < 0 || p.lesson >= static_cast<int>(state.lessons->size())) return;
   const lessons::Lesson& lesson = (*state.lessons)[p.lesson];
   if (p.step < 0 || p.step >= static_cast<int>(lesson.steps.size())) return;
   const lessons::Step& step = lesson.steps[p.step];
-  const lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis};
+  const analysis::GoldCorpus* corpus = state.analysis_resources ? &state.analysis_resources->gold : nullptr;
+  lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &lexicon, corpus};
+  if (const lessons::Goal* probe = lessons::find_probe_goal(step.goal)) {
+    p.probe = ProbeReading{probe->layer, probe->head, probe->min, lessons::run_probe_goal(*probe, view)};
+    view.probed = probe;
+    view.probe_reading = &p.probe->probe;
+  }
   p.goal_met = lessons::goal_met(step.goal, view);
   if (p.goal_met) p.completed.insert(step_key(lesson, step));
 }

@@ -53,8 +53,9 @@ struct AppState {
 // Recomputes input, trace and analysis when the document changed. Cheap when clean.
 void recompute(AppState& state, const Lexicon& lexicon);
 
-// Evaluates the current lesson step's goal (progress.goal_met) and records completion.
-void update_goal(AppState& state);
+// Evaluates the current lesson step's goal (progress.goal_met) and records completion; for a
+// probe goal, also the live probe reading the lesson panel shows.
+void update_goal(AppState& state, const Lexicon& lexicon);
 
 // Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.
 void push_notice(AppState& state, NoticeLevel level, std::string text);

@@ -29,7 +29,7 @@ class Controller {
 
   // Lesson progress is not part of the document: moving between steps records no undo step.
   LessonProgress& progress() { return state_.progress; }
-  void refresh_goal() { update_goal(state_); }
+  void refresh_goal() { update_goal(state_, lexicon_); }
 
   bool can_undo() const { return !undo_.empty(); }
   bool can_redo() const { return !redo_.empty(); }

@@ -1,20 +1,31 @@
 #pragma once
 // Where the learner is in the lessons and what they completed. Part of the saved state.
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "engine/analysis/example_probe.h"
 #include "lessons/lesson.h"
 
 namespace headlab::app {
 
 enum class Language { en, zh };
 
+// The live reading of the current step's probe goal (lessons/goal.h), for the lesson panel.
+struct ProbeReading {
+  int layer = 0;
+  int head = 0;
+  double target = 0.0;  // the accuracy the goal asks for
+  analysis::ExampleProbe probe;
+};
+
 struct LessonProgress {
   int lesson = -1;  // index into the lesson list; -1 = free play
   int step = 0;
   bool goal_met = false;       // the current step's goal holds right now
+  std::optional<ProbeReading> probe;  // when the current goal involves a probe (not saved)
   int hints_shown = 0;         // hints revealed for the current step
   int paused_lesson = -1;      // the lesson left for free play, to come back to
   int paused_step = 0;

@@ -18,7 +18,7 @@ constexpr KindName kKinds[] = {{"label", GoalKind::label},       {"attention", G
                                {"score", GoalKind::score},       {"distance", GoalKind::distance},
                                {"head_count", GoalKind::head_count}, {"pruned", GoalKind::pruned},
                                {"weight", GoalKind::weight},     {"d_k", GoalKind::d_k},
-                               {"output_block", GoalKind::output_block},
+                               {"output_block", GoalKind::output_block}, {"probe", GoalKind::probe},
                                {"all", GoalKind::all},           {"any", GoalKind::any},
                                {"not", GoalKind::negation}};
 
@@ -88,6 +88,7 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
   for (const char* key : {"min", "min_score"})
     if (value.contains(key) && value[key].is_number()) g.min = value[key].get<double>();
   if (value.contains("max") && value["max"].is_number()) g.max = value["max"].get<double>();
+  if (value.contains("min_selectivity") && value["min_selectivity"].is_number()) g.min_selectivity = value["min_selectivity"].get<double>();
   if (g.kind == GoalKind::all || g.kind == GoalKind::any) {
     if (!value.contains("goals") || !value["goals"].is_array() || value["goals"].empty())
       return R::failure(path + ".goals: expected a non-empty array");
@@ -113,6 +114,12 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
   if (g.kind == GoalKind::distance && (g.head < 0 || g.head_b < 0)) return R::failure(path + ": needs head_a and head_b");
   if (g.kind == GoalKind::weight && (g.matrix.empty() || g.row.empty())) return R::failure(path + ": needs matrix and row");
   if (g.kind == GoalKind::output_block && g.head < 0) return R::failure(path + ".head: needs a head");
+  if (g.kind == GoalKind::probe) {
+    if (g.head < 0) return R::failure(path + ".head: needs a head");
+    std::string task;
+    text("task", task);
+    if (!analysis::parse_probe_task(task, g.task)) return R::failure(path + ".task: expected \"pos\" or \"previous_pos\"");
+  }
   if (g.kind == GoalKind::label) {
     analysis::Role role;
     const bool ok = g.label == "syntactic" || g.label == analysis::kMixedLabel || g.label.rfind("syntactic:", 0) == 0 ||
@@ -180,6 +187,11 @@ bool goal_met(const Goal& g, const GoalView& v) {
       if (g.head < 0 || g.head >= layer.head_count()) return false;
       return within(layer.W_O.middleRows(g.head * layer.d_v, layer.d_v).cwiseAbs().maxCoeff(), g);
     }
+    case GoalKind::probe: {
+      if (!layer_ok || !v.lexicon || !v.corpus) return false;
+      const analysis::ExampleProbe probe = run_probe_goal(g, v);
+      return within(probe.accuracy, g) && probe.selectivity >= g.min_selectivity;
+    }
     case GoalKind::weight: {
       if (!layer_ok) return false;
       const Layer& layer = v.model.layers[g.layer];
@@ -195,6 +207,19 @@ bool goal_met(const Goal& g, const GoalView& v) {
     }
   }
   return false;
+}
+
+const Goal* find_probe_goal(const Goal& goal) {
+  if (goal.kind == GoalKind::probe) return &goal;
+  for (const Goal& child : goal.goals)
+    if (const Goal* found = find_probe_goal(child)) return found;
+  return nullptr;
+}
+
+analysis::ExampleProbe run_probe_goal(const Goal& goal, const GoalView& view) {
+  if (!view.lexicon || !view.corpus) return {};
+  if (view.probed == &goal && view.probe_reading) return *view.probe_reading;
+  return analysis::probe_head_on_examples(view.model, *view.lexicon, *view.corpus, goal.layer, goal.head, goal.task);
 }
 
 }  // namespace headlab::lessons

@@ -11,6 +11,9 @@
 //   {"kind": "weight", "layer": 0, "head": 0, "matrix": "W_K", "row": "noun", "col": 0, "min": 1}
 //   {"kind": "d_k", "layer": 0, "min": 2, "max": 2}
 //   {"kind": "output_block", "layer": 0, "head": 1, "max": 0}   (largest |W_O| entry of the head's rows)
+//   {"kind": "probe", "layer": 0, "head": 0, "task": "previous_pos", "min": 0.9, "min_selectivity": 0.3}
+//       (a linear probe on the head's output Z_i over the annotated example sentences:
+//        held-out accuracy and selectivity over a control task; analysis/example_probe.h)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer". Tokens are named by text (first match) or by index.
 #include <memory>
@@ -20,14 +23,16 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/analysis/analysis.h"
+#include "engine/analysis/example_probe.h"
 #include "engine/forward.h"
+#include "engine/lexicon.h"
 #include "engine/model.h"
 #include "engine/result.h"
 #include "engine/token.h"
 
 namespace headlab::lessons {
 
-enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, all, any, negation };
+enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, all, any, negation };
 
 struct Goal {
   GoalKind kind = GoalKind::all;
@@ -40,6 +45,8 @@ struct Goal {
   std::string matrix;   // weight: "W_Q" | "W_K" | "W_V" | "W_O"
   std::string row;      // weight: feature name or index
   int col = 0;
+  analysis::ProbeTask task = analysis::ProbeTask::pos;  // probe
+  double min_selectivity = -1e300;                      // probe
   double min = -1e300, max = 1e300;
   std::vector<Goal> goals;  // all / any / negation (one)
 };
@@ -50,9 +57,21 @@ struct GoalView {
   const Tokens& tokens;
   const Trace& trace;
   const analysis::Analysis& analysis;
+  // Probe goals embed the annotated example sentences; without these they are never met.
+  const Lexicon* lexicon = nullptr;
+  const analysis::GoldCorpus* corpus = nullptr;
+  // The reading of `probed` already computed for this state (a probe costs milliseconds).
+  const Goal* probed = nullptr;
+  const analysis::ExampleProbe* probe_reading = nullptr;
 };
 
 Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
 bool goal_met(const Goal& goal, const GoalView& view);
+
+// The first probe goal in `goal` (itself or inside all/any/not), or null: the lesson panel shows
+// its live accuracy so the learner sees how close they are.
+const Goal* find_probe_goal(const Goal& goal);
+// The probe a probe goal reads, on the view's model (all zeros without a lexicon and corpus).
+analysis::ExampleProbe run_probe_goal(const Goal& goal, const GoalView& view);
 
 }  // namespace headlab::lessons

