@@ -1,6 +1,7 @@
 // Lesson panel: the current step's text, goal (checked live), hints, Back / Next / Reset / Show me,
 // the lesson list with completion marks, free play and the language toggle. Highlights of the
 // widgets a step talks about are drawn on top of everything by draw_lesson_highlights().
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -93,7 +94,15 @@ void step_view(PanelContext& context) {
   const bool met = p.goal_met;
   const bool done_before = state.progress.completed.count(app::step_key(lesson, step)) > 0;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, met ? ImVec4(0.12f, 0.30f, 0.16f, 0.6f) : ImVec4(0.20f, 0.20f, 0.28f, 0.6f));
-  ImGui::BeginChild("goal", ImVec2(0, font * (p.probe ? 6.6f : 4.4f)), true);
+  // Tall enough for everything inside (ImGui 1.86 children do not size to their content).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float inner = ImGui::GetContentRegionAvail().x - 2.0f * style.WindowPadding.x;
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const std::string& goal_text = app::localized(step.goal_text, language);
+  const float goal_width = inner - ImGui::CalcTextSize(context.text.get("goal", language)).x - font * 2.0f;
+  float goal_height = std::max(line, ImGui::CalcTextSize(goal_text.c_str(), nullptr, false, goal_width).y + style.ItemSpacing.y) + line;
+  if (p.probe) goal_height += ImGui::GetFrameHeightWithSpacing() + ImGui::CalcTextSize(context.text.get("probe_detail", language), nullptr, false, inner).y + line;
+  ImGui::BeginChild("goal", ImVec2(0, goal_height + 2.0f * style.WindowPadding.y), true);
   ImGui::TextColored(met ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
                      context.text.get("goal", language));
   ImGui::SameLine();
@@ -106,8 +115,12 @@ void step_view(PanelContext& context) {
     std::snprintf(overlay, sizeof overlay, context.text.get("probe_bar", language), static_cast<int>(probe.accuracy * 100.0f + 0.5f),
                   static_cast<int>(p.probe->target * 100.0 + 0.5));
     ImGui::ProgressBar(probe.accuracy, ImVec2(-1, 0), overlay);
-    ImGui::TextDisabled(context.text.get("probe_detail", language), static_cast<int>(probe.control_accuracy * 100.0f + 0.5f),
-                        static_cast<int>(probe.majority_accuracy * 100.0f + 0.5f), probe.train_words, probe.test_words);
+    char detail[256];
+    std::snprintf(detail, sizeof detail, context.text.get("probe_detail", language), static_cast<int>(probe.control_accuracy * 100.0f + 0.5f),
+                  static_cast<int>(probe.majority_accuracy * 100.0f + 0.5f), probe.train_words, probe.test_words);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", detail);
+    ImGui::PopStyleColor();
   }
   ImGui::EndChild();
   register_item(context.ui, "lesson/goal");
