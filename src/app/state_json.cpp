@@ -98,6 +98,13 @@ std::string state_json(const AppState& state) {
       lesson["step_id"] = l.steps[p.step].id;
       lesson["step_count"] = l.steps.size();
     }
+    if (p.probe) {
+      const analysis::ExampleProbe& probe = p.probe->probe;
+      lesson["probe"] = {{"layer", p.probe->layer}, {"head", p.probe->head}, {"target", p.probe->target},
+                         {"accuracy", probe.accuracy}, {"control_accuracy", probe.control_accuracy},
+                         {"selectivity", probe.selectivity}, {"majority_accuracy", probe.majority_accuracy},
+                         {"train_words", probe.train_words}, {"test_words", probe.test_words}};
+    }
     out["lesson"] = std::move(lesson);
   }
   json notices = json::array();

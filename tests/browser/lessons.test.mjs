@@ -83,3 +83,37 @@ test('a Chinese lesson step renders, and progress survives a reload', async () =
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('lesson 11: typing W_V values by hand raises the live probe accuracy until the goal is met', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1440, height: 900 });
+  const index = await page.evaluate(() => window.headlab.lessons().findIndex((l) => l.id === '11-probing'));
+  await page.evaluate((i) => window.headlab.startLesson(i, 1), index);
+  let state = await lesson(page);
+  assert.equal(state.step_id, 'probe');
+  assert.equal(state.goal_met, false);
+  assert.ok(Math.abs(state.probe.accuracy - state.probe.majority_accuracy) < 1e-6, 'W_V = 0: the probe can only guess');
+  await click(page, 'editor/tab/W_V');
+  const type = async (row, col, text) => {
+    const cell = center(await rectOf(page, `editor/cell/${row}/${col}`));
+    await page.keyboard.down('Control');  // Ctrl-click: exact entry (a double-click depends on frame timing)
+    await page.mouse.click(cell.x, cell.y);
+    await page.keyboard.up('Control');
+    await frames(page, 3);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    await frames(page, 3);
+  };
+  const accuracies = [state.probe.accuracy];
+  for (const [row, col] of [[5, 0], [6, 1], [3, 2]]) {  // noun, verb, det
+    await type(row, col, '1');
+    state = await lesson(page);
+    accuracies.push(state.probe.accuracy);
+  }
+  for (let k = 1; k < accuracies.length; ++k) assert.ok(accuracies[k] > accuracies[k - 1], `accuracy rises: ${accuracies}`);
+  assert.equal(state.goal_met, true, `probe ${JSON.stringify(state.probe)}`);
+  assert.ok(state.probe.selectivity >= 0.3);
+  await screenshot(page, 'lesson-11-probe-goal-met');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
