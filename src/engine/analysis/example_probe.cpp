@@ -92,7 +92,7 @@ ExampleProbe probe_head_on_examples(const Model& model, const Lexicon& lexicon, 
   for (const std::string& type : test.types) test_control.push_back(control(type));
 
   const Matrix X_train = to_matrix(train, width), X_test = to_matrix(test, width);
-  const training::LogisticRegressionConfig config{200, 0.1f, 1e-3f};
+  const training::LogisticRegressionConfig config{100, 0.2f, 1e-3f};
   result.accuracy = training::accuracy(training::fit_logistic_regression(X_train, train.labels, kClasses, config), X_test, test.labels);
   result.control_accuracy =
       training::accuracy(training::fit_logistic_regression(X_train, train_control, kClasses, config), X_test, test_control);
