@@ -89,6 +89,7 @@ void forward(const Model& model, const Matrix& X, Trace& trace) {
     lt.concat.resize(n, layer.head_count() * layer.d_v);
     for (int h = 0; h < layer.head_count(); ++h) {
       attention_head(lt.input, layer.heads[h], model.causal, lt.heads[h]);
+      if (n == 0) continue;  // an empty sentence: a block of a 0-row matrix would offset a null pointer (UB)
       if (layer.heads[h].pruned) lt.concat.middleCols(h * layer.d_v, layer.d_v).setZero();
       else lt.concat.middleCols(h * layer.d_v, layer.d_v) = lt.heads[h].Z;
     }

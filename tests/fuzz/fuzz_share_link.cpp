@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "app/api.h"
-#include "app/saved_state.h"
 #include "app/share_link.h"
 #include "engine/assets.h"
 #include "engine/model_file.h"
+#include "state_fingerprint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static headlab::Lexicon lexicon = headlab::load_lexicon(nullptr);
@@ -23,12 +23,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Whatever decodes must encode and decode back to itself.
   if (text.ok() && headlab::app::decode_share_payload(headlab::app::encode_share_payload(text.value())).value() != text.value()) std::abort();
 
-  const std::string before = headlab::app::save_state(state);
+  const std::string before = headlab::fuzz::state_fingerprint(state);
   const std::string response = headlab::app::handle_request(controller, nlohmann::json{{"op", "openShareLink"}, {"fragment", fragment}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   const auto reply = nlohmann::json::parse(response, nullptr, false);
   if (!reply.is_object() || !reply.contains("ok")) std::abort();
   if (!reply["ok"].get<bool>()) {
-    if (headlab::app::save_state(state) != before) std::abort();
+    if (headlab::fuzz::state_fingerprint(state) != before) std::abort();
   } else {
     controller.apply([](headlab::app::AppState& s) {  // back to a known start
       s.document = headlab::default_document();
