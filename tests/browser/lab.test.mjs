@@ -86,24 +86,29 @@ test('exact entry by double-click refuses text that is not a number', async () =
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'editor/tab/W_Q');
   const cell = center(await rectOf(page, 'editor/cell/3/1'));
-  // Two clicks a frame apart: a double-click inside one frame would reach ImGui as one click.
-  await page.mouse.click(cell.x, cell.y);
-  await frames(page, 1);
-  await page.mouse.click(cell.x, cell.y);
-  await frames(page, 3);
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('NaN');
-  await page.keyboard.press('Enter');
-  await frames(page, 3);
-  let state = await page.evaluate(() => window.headlab.state());
-  assert.ok(Number.isFinite(state.layers[0].heads[0].W_Q[3][1]));
-  await screenshot(page, 'lab-entry-refused');
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('2.5');
-  await page.keyboard.press('Enter');
-  await frames(page, 3);
-  state = await page.evaluate(() => window.headlab.state());
-  assert.equal(state.layers[0].heads[0].W_Q[3][1], 2.5);
+  const enter = async (text) => {
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+    await frames(page, 3);
+    return (await page.evaluate(() => window.headlab.state())).layers[0].heads[0].W_Q[3][1];
+  };
+  // ImGui counts a double-click only if the second click comes within 0.3 s of frame time; on a
+  // loaded machine one frame can take longer, so a missed double-click is tried again (the final
+  // 2.5 proves the entry was open while NaN was typed: it stays open after a refusal).
+  let value = 0;
+  for (let attempt = 0; attempt < 4 && value !== 2.5; ++attempt) {
+    // Two clicks a frame apart: a double-click inside one frame would reach ImGui as one click.
+    await page.mouse.click(cell.x, cell.y);
+    await frames(page, 1);
+    await page.mouse.click(cell.x, cell.y);
+    await frames(page, 3);
+    assert.ok(Number.isFinite(await enter('NaN')), 'NaN is refused');
+    if (attempt === 0) await screenshot(page, 'lab-entry-refused');
+    value = await enter('2.5');
+    if (value !== 2.5) await page.keyboard.press('Escape');
+  }
+  assert.equal(value, 2.5);
   assert.deepEqual(errors, []);
   await context.close();
 });
