@@ -2,6 +2,7 @@
 // through playwright-core, collect console errors, save screenshots under artifacts/.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -62,4 +63,20 @@ export async function frames(page, count = 3) {
     const step = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => step(k - 1)));
     step(n);
   }), count);
+}
+
+// Widgets by name (src/ui/widget_ids.h), clicked where the page says they are: no pixel hunting.
+export const center = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
+
+export async function rectOf(page, name) {
+  await frames(page, 2);
+  const rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
+  assert.ok(rect, `widget ${name} is on screen`);
+  return rect;
+}
+
+export async function click(page, name) {
+  const p = center(await rectOf(page, name));
+  await page.mouse.click(p.x, p.y);
+  await frames(page, 3);
 }

@@ -2,26 +2,12 @@
 // switch views, type an exact value, export a PNG. Screenshots go to artifacts/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab, screenshot, frames } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, center, rectOf, click } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-const center = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
-
-async function rectOf(page, name) {
-  await frames(page, 2);
-  const rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
-  assert.ok(rect, `widget ${name} is on screen`);
-  return rect;
-}
-
-async function click(page, name) {
-  const p = center(await rectOf(page, name));
-  await page.mouse.click(p.x, p.y);
-  await frames(page, 2);
-}
 
 test('drag a W_K cell: the weight and the heatmap change in the same frame; undo restores', async () => {
   const { page, errors, context } = await openLab(browser, server.url);

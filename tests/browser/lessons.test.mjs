@@ -1,25 +1,13 @@
-// Lessons in the page: lesson 1 completed with real clicks, lesson 3 with real drags, and a
-// Chinese step rendered (screenshot in artifacts/).
+// Lessons in the page: lesson 1 completed with real clicks, lesson 3 with real drags, lesson 11 by
+// typed values watched by a live probe, and a Chinese step rendered (screenshots in artifacts/).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab, screenshot, frames } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, center, rectOf, click } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-const center = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
-async function rectOf(page, name) {
-  await frames(page, 2);
-  const rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
-  assert.ok(rect, `widget ${name} is on screen`);
-  return rect;
-}
-async function click(page, name) {
-  const p = center(await rectOf(page, name));
-  await page.mouse.click(p.x, p.y);
-  await frames(page, 3);
-}
 const lesson = (page) => page.evaluate(() => window.headlab.state().lesson);
 
 test('lesson 1 through real clicks: add a head, give it a preset, reach the goal, go on', async () => {
