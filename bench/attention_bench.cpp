@@ -1,6 +1,8 @@
-// Attention-only forward at the sizes of the engine issue, natively (Google Benchmark).
+// Attention-only forward at the sizes of the engine issue, natively (Google Benchmark); the page's
+// window.headlab.benchmark times the same model in WASM, and scripts/bench prints both side by side.
 // FLOP count per head: Q, K, V projections 2 n d_model (2 d_k + d_v), logits 2 n^2 d_k,
-// softmax ~5 n^2 (not counted), A V 2 n^2 d_v; output projection 2 n (h d_v) d_model.
+// softmax ~5 n^2 (not counted), A V 2 n^2 d_v; output projection 2 n (h d_v) d_model
+// (the same formula as app::attention_flops, which scripts/bench checks against this one).
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -30,6 +32,7 @@ void BM_AttentionForward(benchmark::State& state) {
     headlab::forward(model, X, trace);
     benchmark::DoNotOptimize(trace.layers[0].output.data());
   }
+  state.counters["FLOPs"] = attention_flops(n, d_model, heads);
   state.counters["GFLOP/s"] = benchmark::Counter(attention_flops(n, d_model, heads) * 1e-9,
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
