@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 namespace headlab {
 
@@ -30,7 +31,9 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
     float sum = 0.0f;
     for (Eigen::Index j = 0; j < cols; ++j) {
       const float v = logits(i, j);
-      const float e = std::isfinite(v) ? std::exp(v - max_logit) : 0.0f;
+      // exp() of anything below -105 is 0 in float; skipping it keeps libm off its slow underflow path.
+      const float shifted = v - max_logit;
+      const float e = std::isfinite(v) && shifted > -105.0f ? std::exp(shifted) : 0.0f;
       out(i, j) = e;
       sum += e;
     }
@@ -95,9 +98,10 @@ bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool
       bit_equal(out.source_W_K, head.W_K) && bit_equal(out.source_W_V, head.W_V))
     return false;
   attention_head(X, head, causal, out);
-  out.source_W_Q = head.W_Q;
-  out.source_W_K = head.W_K;
-  out.source_W_V = head.W_V;
+  // Copied only when different: after a new input the weights are usually the same, and reading
+  // them costs less than writing them.
+  for (auto [source, weights] : {std::pair{&out.source_W_Q, &head.W_Q}, {&out.source_W_K, &head.W_K}, {&out.source_W_V, &head.W_V}})
+    if (!bit_equal(*source, *weights)) *source = *weights;
   out.source_causal = causal;
   return true;
 }

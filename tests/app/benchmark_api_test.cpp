@@ -96,6 +96,11 @@ TEST_F(BenchmarkApiTest, LessonBenchmarkTimesOneEditOnTheLessonModel) {
   EXPECT_GT(result["parts"]["forward_ms"].get<double>(), 0.0);
   EXPECT_GT(result["parts"]["analysis_ms"].get<double>(), 0.0);
 
+  const json last_layer = call({{"op", "benchmarkLesson"}, {"reps", 2}, {"layer", 1}});
+  ASSERT_TRUE(last_layer["ok"].get<bool>()) << last_layer.dump();
+  EXPECT_EQ(last_layer["result"]["heads_rescored"], 1) << "an edit in the last layer rescores that head only";
+  EXPECT_EQ(last_layer["result"]["edited_layer"], 1);
+
   const json gold = call({{"op", "benchmarkLesson"}, {"reps", 2}, {"gold", true}});
   ASSERT_TRUE(gold["ok"].get<bool>()) << gold.dump();
   EXPECT_EQ(gold["result"]["n"], 16);
@@ -103,6 +108,7 @@ TEST_F(BenchmarkApiTest, LessonBenchmarkTimesOneEditOnTheLessonModel) {
 
   EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"reps", 0}}), "reps: expected an integer from 1 to 1000 (got 0)");
   EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"gold", 1}}), "gold: expected true or false");
+  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"layer", 2}}), "layer: expected an integer from 0 to 1 (got 2)");
 }
 
 }  // namespace

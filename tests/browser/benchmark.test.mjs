@@ -78,6 +78,9 @@ test('benchmarkLesson: one edit on the lesson-size model, with its parts', async
   positive(r.median_ms, 'median_ms');
   positive(r.parts.forward_ms, 'forward_ms');
   positive(r.parts.analysis_ms, 'analysis_ms');
+  const lastLayer = await page.evaluate(() => window.headlab.benchmarkLesson({ reps: 2, layer: 1 }));
+  assert.equal(lastLayer.heads_rescored, 1, 'an edit in the last layer rescores that head only');
+  positive(lastLayer.median_ms, 'median_ms');
   const gold = await page.evaluate(() => window.headlab.benchmarkLesson({ reps: 2, gold: true }));
   assert.equal(gold.has_gold, true);
   assert.equal(gold.n, 16);
