@@ -16,6 +16,11 @@
 
   // JSON cannot carry NaN or Infinity: send them as strings so the engine can name them.
   function number(value) { return Number.isFinite(value) ? value : String(value); }
+  function numbers(options) {
+    const out = {};
+    for (const [key, value] of Object.entries(options)) out[key] = typeof value === 'number' ? number(value) : value;
+    return out;
+  }
 
   window.headlab = {
     ready,
@@ -61,6 +66,9 @@
     trainBenchmark: (seconds = 3) => call({ op: 'trainBenchmark', seconds }),
     probe: (options = {}) => call({ op: 'probe', ...options }),             // {wait: true}: all heads now
     compareHeads: (options = {}) => call({ op: 'compareHeads', ...options }),  // {run}, {steps}, {losses}
+    // Speed (docs/js-api.md, "Benchmarks"): median ms per run, timed synchronously in this page.
+    benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
+    benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold}
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),
   };

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/actions.h"
+#include "app/benchmark_api.h"
 #include "app/lesson_runner.h"
 #include "app/matrix_actions.h"
 #include "app/model_actions.h"
@@ -45,6 +46,7 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
   std::string error;
   if (op == "state") return success(json::parse(state_json(controller.state())));
   if (is_training_op(op)) return training ? handle_training_op(*training, controller, request) : failure("training is not available here");
+  if (is_benchmark_op(op)) return handle_benchmark_op(controller, request);
   if (op == "setText") {
     if (!request.contains("text") || !request["text"].is_string()) return failure("text: expected a string");
     const std::string text = request["text"].get<std::string>();

@@ -6,11 +6,14 @@ namespace headlab::app {
 
 void recompute(AppState& state, const Lexicon& lexicon) {
   if (!state.dirty) return;
-  const bool was_truncated = state.input.truncated;
-  state.input = prepare_input(state.document, lexicon);
-  if (state.input.truncated && !was_truncated)
-    push_notice(state, NoticeLevel::warning,
-                "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.");
+  if (!same_input_source(state.input_source, state.document, lexicon)) {
+    const bool was_truncated = state.input.truncated;
+    state.input = prepare_input(state.document, lexicon);
+    capture_input_source(state.document, lexicon, state.input_source);
+    if (state.input.truncated && !was_truncated)
+      push_notice(state, NoticeLevel::warning,
+                  "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.");
+  }
   forward(state.document.model, state.input.X, state.trace);
   if (!state.analysis_resources) {
     auto resources = std::make_shared<analysis::Resources>(analysis::load_resources());

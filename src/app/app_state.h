@@ -34,6 +34,7 @@ struct Preferences {
 struct AppState {
   Document document = default_document();
   PreparedInput input;  // tokens and X of document.input
+  InputSource input_source;  // what `input` was prepared from: a weight edit keeps it
   Trace trace;          // forward pass of document.model on input.X
   analysis::Analysis analysis;                  // labels, scores, redundancy, importance of `trace`
   analysis::AnalysisOptions analysis_options;   // e.g. the +-w window of the `local` role

@@ -1,5 +1,7 @@
 #include "app/controller.h"
 
+#include <utility>
+
 namespace headlab::app {
 
 Controller::Controller(AppState& state, const Lexicon& lexicon) : state_(state), lexicon_(lexicon) {
@@ -7,16 +9,18 @@ Controller::Controller(AppState& state, const Lexicon& lexicon) : state_(state),
 }
 
 std::string Controller::apply(const Edit& edit, std::uint64_t merge_key) {
-  Document before = state_.document;
+  // Assigned into a kept buffer: a drag step (merged into the last undo step) copies the document
+  // without allocating.
+  before_ = state_.document;
   const std::string error = edit(state_);
   if (!error.empty()) {
-    state_.document = std::move(before);  // an edit that fails half-way changes nothing
+    std::swap(state_.document, before_);  // an edit that fails half-way changes nothing
     push_notice(state_, NoticeLevel::error, error);
     return error;
   }
   const bool merges = merge_key != 0 && merge_key == last_merge_key_ && !undo_.empty();
   if (!merges) {
-    undo_.push_back(std::move(before));
+    undo_.push_back(std::move(before_));
     if (undo_.size() > kUndoDepth) undo_.pop_front();
   }
   redo_.clear();

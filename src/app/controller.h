@@ -41,6 +41,7 @@ class Controller {
  private:
   AppState& state_;
   const Lexicon& lexicon_;
+  Document before_;  // the document before the edit being applied (undo step, or rollback)
   std::deque<Document> undo_;
   std::deque<Document> redo_;
   std::uint64_t last_merge_key_ = 0;

@@ -39,6 +39,40 @@ PreparedInput prepare_input(const Document& document, const Lexicon& lexicon) {
   return prepared;
 }
 
+namespace {
+
+// Bit-for-bit equal in shape and values (NaN never compares equal: such a source is prepared again).
+bool same_matrix(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() && (a.size() == 0 || a == b);
+}
+
+}  // namespace
+
+void capture_input_source(const Document& document, const Lexicon& lexicon, InputSource& out) {
+  const Model& model = document.model;
+  out.input = document.input;
+  out.d_model = model.d_model;
+  out.embedding = model.embedding;
+  out.positional = model.positional;
+  out.special_tokens = model.special_tokens;
+  out.seed = model.seed;
+  out.positional_table = model.positional_table;
+  out.vocab = model.vocab;
+  out.token_embedding = model.token_embedding;
+  out.lexicon = &lexicon;
+}
+
+bool same_input_source(const InputSource& source, const Document& document, const Lexicon& lexicon) {
+  const Model& model = document.model;
+  const Input& input = document.input;
+  return source.lexicon == &lexicon && source.input.kind == input.kind && source.input.text == input.text &&
+         source.input.tokens == input.tokens && same_matrix(source.input.X, input.X) && source.d_model == model.d_model &&
+         source.embedding == model.embedding && source.positional == model.positional &&
+         source.special_tokens == model.special_tokens && source.seed == model.seed &&
+         same_matrix(source.positional_table, model.positional_table) && source.vocab == model.vocab &&
+         same_matrix(source.token_embedding, model.token_embedding);
+}
+
 Document default_document() {
   Document document;
   document.model = make_model(24, 1, 4, 1);

@@ -1,7 +1,9 @@
 #include "forward.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <utility>
 
 namespace headlab {
 
@@ -29,7 +31,9 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
     float sum = 0.0f;
     for (Eigen::Index j = 0; j < cols; ++j) {
       const float v = logits(i, j);
-      const float e = std::isfinite(v) ? std::exp(v - max_logit) : 0.0f;
+      // exp() of anything below -105 is 0 in float; skipping it keeps libm off its slow underflow path.
+      const float shifted = v - max_logit;
+      const float e = std::isfinite(v) && shifted > -105.0f ? std::exp(shifted) : 0.0f;
       out(i, j) = e;
       sum += e;
     }
@@ -65,6 +69,43 @@ void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta,
 
 namespace {
 
+// Same shape and the same bits (NaN included): the same arithmetic on them gives the same result.
+bool bit_equal(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0);
+}
+
+template <typename Block>
+bool block_bit_equal(const Block& block, const Matrix& m) {
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    if (std::memcmp(&block(i, 0), m.row(i).data(), sizeof(float) * static_cast<std::size_t>(m.cols())) != 0) return false;
+  return true;
+}
+
+// +0.0 everywhere, as setZero() writes (a -0.0 left from a copied Z would not be bit-equal).
+template <typename Block>
+bool block_is_positive_zero(const Block& block) {
+  for (Eigen::Index i = 0; i < block.rows(); ++i)
+    for (Eigen::Index j = 0; j < block.cols(); ++j)
+      if (block(i, j) != 0.0f || std::signbit(block(i, j))) return false;
+  return true;
+}
+
+// Recomputes head `out` unless it was computed from this input (`same_input`), weights and mask.
+// Returns whether it recomputed.
+bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool causal, HeadTrace& out) {
+  if (same_input && out.source_causal == causal && bit_equal(out.source_W_Q, head.W_Q) &&
+      bit_equal(out.source_W_K, head.W_K) && bit_equal(out.source_W_V, head.W_V))
+    return false;
+  attention_head(X, head, causal, out);
+  // Copied only when different: after a new input the weights are usually the same, and reading
+  // them costs less than writing them.
+  for (auto [source, weights] : {std::pair{&out.source_W_Q, &head.W_Q}, {&out.source_W_K, &head.W_K}, {&out.source_W_V, &head.W_V}})
+    if (!bit_equal(*source, *weights)) *source = *weights;
+  out.source_causal = causal;
+  return true;
+}
+
 void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matrix& out) {
   hidden.noalias() = in * ffn.W_1;
   hidden.rowwise() += ffn.b_1;
@@ -83,15 +124,34 @@ void forward(const Model& model, const Matrix& X, Trace& trace) {
     const Layer& layer = model.layers[l];
     LayerTrace& lt = trace.layers[l];
     const Eigen::Index n = layer_in->rows();
-    if (layer.norm == Norm::pre) layer_norm(*layer_in, layer.ln_gamma, layer.ln_beta, lt.input);
-    else lt.input = *layer_in;
+    // The heads' input, and whether it is what they read last time.
+    bool same_input = false;
+    if (layer.norm == Norm::pre) {
+      layer_norm(*layer_in, layer.ln_gamma, layer.ln_beta, lt.next_input);
+      same_input = bit_equal(lt.next_input, lt.input);
+      if (!same_input) lt.input.swap(lt.next_input);
+    } else {
+      same_input = bit_equal(*layer_in, lt.input);
+      if (!same_input) lt.input = *layer_in;
+    }
     lt.heads.resize(layer.heads.size());
+    // concat keeps its old values only when its shape stays; then a block that already holds the
+    // head's Z (or zeros when pruned) is left as it is.
+    bool same_concat = lt.concat.rows() == n && lt.concat.cols() == layer.head_count() * layer.d_v;
     lt.concat.resize(n, layer.head_count() * layer.d_v);
     for (int h = 0; h < layer.head_count(); ++h) {
-      attention_head(lt.input, layer.heads[h], model.causal, lt.heads[h]);
+      const bool recomputed = update_head(lt.input, same_input, layer.heads[h], model.causal, lt.heads[h]);
       if (n == 0) continue;  // an empty sentence: a block of a 0-row matrix would offset a null pointer (UB)
-      if (layer.heads[h].pruned) lt.concat.middleCols(h * layer.d_v, layer.d_v).setZero();
-      else lt.concat.middleCols(h * layer.d_v, layer.d_v) = lt.heads[h].Z;
+      auto block = lt.concat.middleCols(h * layer.d_v, layer.d_v);
+      if (layer.heads[h].pruned) {
+        if (!same_concat || !block_is_positive_zero(block)) {
+          same_concat = false;
+          block.setZero();
+        }
+      } else if (recomputed || !same_concat || !block_bit_equal(block, lt.heads[h].Z)) {
+        same_concat = false;
+        block = lt.heads[h].Z;
+      }
     }
     lt.mean_attention.setZero(n, n);
     int active_heads = 0;
@@ -101,7 +161,10 @@ void forward(const Model& model, const Matrix& X, Trace& trace) {
         ++active_heads;
       }
     if (active_heads > 0) lt.mean_attention /= static_cast<float>(active_heads);
-    lt.attention_output.noalias() = lt.concat * layer.W_O;
+    if (!same_concat || !bit_equal(lt.source_W_O, layer.W_O) || lt.attention_output.rows() != n) {
+      lt.attention_output.noalias() = lt.concat * layer.W_O;
+      lt.source_W_O = layer.W_O;
+    }
     // Attention sub-layer: residual and norm.
     if (layer.residual) lt.hidden = *layer_in + lt.attention_output;
     else lt.hidden = lt.attention_output;

@@ -21,6 +21,10 @@ struct HeadTrace {
   Matrix logits;     // (n, n) q_i . k_j / sqrt(d_k); -inf where the causal mask hides key j
   Matrix attention;  // (n, n) row-wise softmax of logits, rows sum to 1
   Matrix Z;          // (n, d_v) attention V
+  // The weights and mask this trace was computed with (its input is LayerTrace::input): forward()
+  // keeps a head whose input, weights and mask are bit-equal to these.
+  Matrix source_W_Q, source_W_K, source_W_V;
+  bool source_causal = false;
 };
 
 struct LayerTrace {
@@ -31,6 +35,8 @@ struct LayerTrace {
   Matrix attention_output;  // (n, d_model) concat W_O
   Matrix hidden;            // (n, d_model) after the attention sub-layer's residual/norm
   Matrix output;            // (n, d_model) layer output (after FFN when present)
+  Matrix source_W_O;        // the W_O attention_output was computed with
+  Matrix next_input;        // scratch: the pre-norm input, compared with `input` before it is replaced
 };
 
 struct Trace {
@@ -46,7 +52,10 @@ void softmax_rows(const Matrix& logits, Matrix& out);
 void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out);
 
 // The whole model on input X (n, d_model). Reuses the buffers already in `trace`, so calling it
-// again at the same sizes does not allocate.
+// again at the same sizes does not allocate. A head whose input, weights and mask are bit-equal to
+// the last call's keeps its trace, and so does a layer's concat W_O when neither changed: after an
+// edit of one head only that head and the layers after it are recomputed. The result is always
+// bit-equal to a fresh trace's (the same arithmetic on the same bits).
 void forward(const Model& model, const Matrix& X, Trace& trace);
 
 // LayerNorm of each row: (x - mean) / sqrt(var + 1e-5) * gamma + beta.

@@ -82,7 +82,7 @@ void analyze(const Model& model, const Tokens& tokens, const Trace& trace, const
       ++out.heads_scored;
     }
     layer_importance(model, static_cast<int>(l), trace, out.importance_workspaces[l], importance);
-    la.importance_ranking = importance_ranking(model.layers[l], importance);
+    importance_ranking(model.layers[l], importance, la.importance_ranking);
     for (std::size_t h = 0; h < la.heads.size(); ++h) {
       la.heads[h].importance = importance[h];
       la.heads[h].importance_rank = -1;

@@ -47,14 +47,29 @@ std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelCo
   return checks;
 }
 
-std::string format(const char* pattern, ...) __attribute__((format(printf, 1, 2)));
-std::string format(const char* pattern, ...) {
+// printf into `out`, replacing (format) or extending (append_format) it. Writing into the label's
+// own strings reuses their capacity: relabelling a head on every edit allocates nothing.
+void append_format_v(std::string& out, const char* pattern, va_list args) {
   char buffer[512];
+  std::vsnprintf(buffer, sizeof buffer, pattern, args);
+  out.append(buffer);
+}
+
+void format(std::string& out, const char* pattern, ...) __attribute__((format(printf, 2, 3)));
+void format(std::string& out, const char* pattern, ...) {
+  out.clear();
   va_list args;
   va_start(args, pattern);
-  std::vsnprintf(buffer, sizeof buffer, pattern, args);
+  append_format_v(out, pattern, args);
   va_end(args);
-  return buffer;
+}
+
+void append_format(std::string& out, const char* pattern, ...) __attribute__((format(printf, 2, 3)));
+void append_format(std::string& out, const char* pattern, ...) {
+  va_list args;
+  va_start(args, pattern);
+  append_format_v(out, pattern, args);
+  va_end(args);
 }
 
 int percent(float x) { return static_cast<int>(std::lround(100.0f * x)); }
@@ -63,8 +78,8 @@ const char* token_text(const Tokens& tokens, int i) {
   return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[i].text.c_str() : "?";
 }
 
-std::string explain_syntactic(const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
-                              const Tokens& tokens) {
+void explain_syntactic(const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
+                       const Tokens& tokens, std::string& out) {
   const RelationScore& r = *s.syntactic.best_relation();
   const std::string& id = corpus.relations[r.relation].id;
   const std::string& name = corpus.relation_name(id);
@@ -79,40 +94,40 @@ std::string explain_syntactic(const HeadScores& s, const SentenceContext& senten
       break;
     }
   if (r.head_to_dependent)
-    return format("%d of %d %s arcs: the head word puts most weight on its %s (\"%s\" -> \"%s\"); the best fixed "
+    return format(out, "%d of %d %s arcs: the head word puts most weight on its %s (\"%s\" -> \"%s\"); the best fixed "
                   "offset gets %d%%.",
                   hits, r.arcs, id.c_str(), name.c_str(), token_text(tokens, from), token_text(tokens, to),
                   percent(r.baseline));
-  return format("%d of %d %s arcs: the %s puts most weight on the word it attaches to (\"%s\" -> \"%s\"); the best "
+  return format(out, "%d of %d %s arcs: the %s puts most weight on the word it attaches to (\"%s\" -> \"%s\"); the best "
                 "fixed offset gets %d%%.",
                 hits, r.arcs, id.c_str(), name.c_str(), token_text(tokens, from), token_text(tokens, to),
                 percent(r.baseline));
 }
 
-std::string explain(Role role, const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
-                    const Tokens& tokens) {
+void explain(Role role, const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
+             const Tokens& tokens, std::string& out) {
   switch (role) {
     case Role::previous_token:
-      return format("%d of %d tokens put most weight on the previous token (%d%% of their attention on average).",
+      return format(out, "%d of %d tokens put most weight on the previous token (%d%% of their attention on average).",
                     s.previous_token.argmax_rows, s.previous_token.rows, percent(s.previous_token.mass));
     case Role::next_token:
-      return format("%d of %d tokens put most weight on the next token (%d%% of their attention on average).",
+      return format(out, "%d of %d tokens put most weight on the next token (%d%% of their attention on average).",
                     s.next_token.argmax_rows, s.next_token.rows, percent(s.next_token.mass));
     case Role::self:
-      return format("%d of %d tokens put most weight on themselves (%d%% of their attention on average).",
+      return format(out, "%d of %d tokens put most weight on themselves (%d%% of their attention on average).",
                     s.self.argmax_rows, s.self.rows, percent(s.self.mass));
     case Role::local:
-      return format("Tokens keep %d%% of their attention within %d positions of themselves, %.1fx what an even "
+      return format(out, "Tokens keep %d%% of their attention within %d positions of themselves, %.1fx what an even "
                     "spread would put there.",
                     percent(s.local.mass), s.local.window, s.local.ratio);
     case Role::delimiter:
-      return format("Tokens put %d%% of their attention on punctuation and [SEP] (%d such token%s).",
+      return format(out, "Tokens put %d%% of their attention on punctuation and [SEP] (%d such token%s).",
                     percent(s.delimiter.mass), s.delimiter.keys, s.delimiter.keys == 1 ? "" : "s");
     case Role::cls:
-      return format("Tokens put %d%% of their attention on [CLS].", percent(s.cls.mass));
+      return format(out, "Tokens put %d%% of their attention on [CLS].", percent(s.cls.mass));
     case Role::broad:
-      return format("Attention is spread out: the average row entropy is %d%% of an even spread's.", percent(s.broad));
-    case Role::syntactic: return explain_syntactic(s, sentence, corpus, tokens);
+      return format(out, "Attention is spread out: the average row entropy is %d%% of an even spread's.", percent(s.broad));
+    case Role::syntactic: return explain_syntactic(s, sentence, corpus, tokens, out);
     case Role::content_similarity: {
       int a = -1, b = -1;  // one related pair as an example
       for (int i = 0; i < sentence.n && a < 0; ++i)
@@ -121,19 +136,19 @@ std::string explain(Role role, const HeadScores& s, const SentenceContext& sente
             a = i, b = j;
             break;
           }
-      return format("%d words with a related word (e.g. \"%s\" and \"%s\") send %d%% of the attention they give "
+      return format(out, "%d words with a related word (e.g. \"%s\" and \"%s\") send %d%% of the attention they give "
                     "other words to related ones.",
                     s.content_similarity.rows, token_text(tokens, a), token_text(tokens, b),
                     percent(s.content_similarity.related_share));
     }
     case Role::rare_word:
       if (s.rare_word.tied > 1)
-        return format("%d of %d tokens put most weight on one of the %d equally rarest words, mostly \"%s\".",
+        return format(out, "%d of %d tokens put most weight on one of the %d equally rarest words, mostly \"%s\".",
                       s.rare_word.hits, s.rare_word.rows, s.rare_word.tied, token_text(tokens, s.rare_word.token));
-      return format("%d of %d tokens put most weight on the rarest word, \"%s\".", s.rare_word.hits, s.rare_word.rows,
+      return format(out, "%d of %d tokens put most weight on the rarest word, \"%s\".", s.rare_word.hits, s.rare_word.rows,
                     token_text(tokens, s.rare_word.token));
   }
-  return {};
+  out.clear();
 }
 
 }  // namespace
@@ -157,7 +172,13 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   out.mixed = true;
   out.strict = false;
   out.syntactic_relation.clear();
-  out.runners_up.clear();
+  // Assigned in place (not cleared and refilled), so the strings keep their capacity.
+  std::size_t runners_up = 0;
+  const auto add_runner_up = [&](Role role) {
+    if (runners_up < out.runners_up.size()) out.runners_up[runners_up] = role_id(role);
+    else out.runners_up.emplace_back(role_id(role));
+    ++runners_up;
+  };
   for (Role role : kPriority) {
     if (!check(role).fires) continue;
     const bool pattern_role = role == Role::syntactic || role == Role::content_similarity || role == Role::rare_word;
@@ -169,17 +190,19 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
 
   // Runners-up: other firing roles in priority order, then the closest others.
   std::array<Role, kRoleCount> by_progress = kPriority;
-  std::stable_sort(by_progress.begin(), by_progress.end(),
-                   [&](Role a, Role b) { return check(a).progress() > check(b).progress(); });
+  // Insertion sort, stable like std::stable_sort, which takes a heap buffer on every call.
+  for (std::size_t i = 1; i < by_progress.size(); ++i)
+    for (std::size_t j = i; j > 0 && check(by_progress[j]).progress() > check(by_progress[j - 1]).progress(); --j)
+      std::swap(by_progress[j], by_progress[j - 1]);
   for (Role role : kPriority)
-    if (check(role).fires && (out.mixed || role != out.primary)) out.runners_up.push_back(role_id(role));
+    if (check(role).fires && (out.mixed || role != out.primary) && runners_up < 3) add_runner_up(role);
   for (Role role : by_progress) {
-    if (out.runners_up.size() >= 3) break;
+    if (runners_up >= 3) break;
     const RoleCheck& c = check(role);
     if (!c.available || c.fires || (!out.mixed && role == out.primary) || c.progress() < 0.5f) continue;
-    out.runners_up.push_back(role_id(role));
+    add_runner_up(role);
   }
-  if (out.runners_up.size() > 3) out.runners_up.resize(3);
+  out.runners_up.resize(runners_up);
 
   if (!out.mixed) {
     const RoleCheck& c = check(out.primary);
@@ -187,11 +210,12 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
     out.label = role_id(out.primary);
     if (out.primary == Role::syntactic) {
       out.syntactic_relation = corpus.relations[scores.syntactic.best_relation()->relation].id;
-      out.label += ":" + out.syntactic_relation;
+      out.label += ':';
+      out.label += out.syntactic_relation;
     }
     out.strict = (out.primary == Role::previous_token && strict_previous) ||
                  (out.primary == Role::next_token && strict_next);
-    out.explanation = explain(out.primary, scores, sentence, corpus, tokens);
+    explain(out.primary, scores, sentence, corpus, tokens, out.explanation);
     return;
   }
   out.label = kMixedLabel;
@@ -199,15 +223,16 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   for (const RoleCheck& c : checks)
     if (c.available) closest = std::max(closest, c.progress());
   out.confidence = std::clamp(1.0f - closest, 0.0f, 1.0f);
-  std::string text = "No single role fits.";
+  out.explanation.assign("No single role fits.");
   int listed = 0;
   for (Role role : by_progress) {
     const RoleCheck& c = check(role);
     if (!c.available || listed == 2) continue;
-    text += format("%s %s %.2f (needs %.2f)", listed == 0 ? " Closest:" : ",", role_name_en(role), c.score, c.threshold);
+    append_format(out.explanation, "%s %s %.2f (needs %.2f)", listed == 0 ? " Closest:" : ",", role_name_en(role),
+                  c.score, c.threshold);
     ++listed;
   }
-  out.explanation = text + (listed ? "." : "");
+  if (listed) out.explanation += '.';
 }
 
 }  // namespace headlab::analysis

@@ -79,10 +79,17 @@ void layer_importance(const Model& model, int layer_index, const Trace& trace, I
 
 std::vector<int> importance_ranking(const Layer& layer, const std::vector<float>& importance) {
   std::vector<int> order;
+  importance_ranking(layer, importance, order);
+  return order;
+}
+
+void importance_ranking(const Layer& layer, const std::vector<float>& importance, std::vector<int>& order) {
+  order.clear();
   for (int h = 0; h < layer.head_count(); ++h)
     if (!layer.heads[h].pruned) order.push_back(h);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return importance[a] < importance[b]; });
-  return order;
+  // Insertion sort: stable like std::stable_sort, which takes a heap buffer; at most 16 heads.
+  for (std::size_t i = 1; i < order.size(); ++i)
+    for (std::size_t j = i; j > 0 && importance[order[j]] < importance[order[j - 1]]; --j) std::swap(order[j], order[j - 1]);
 }
 
 Result<std::vector<int>> prune_least_important(Model& model, int layer, int k, const std::vector<float>& importance) {

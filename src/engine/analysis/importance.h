@@ -34,6 +34,8 @@ void layer_importance(const Model& model, int layer_index, const Trace& trace, I
 
 // Heads of one layer from least to most important, pruned heads left out.
 std::vector<int> importance_ranking(const Layer& layer, const std::vector<float>& importance);
+// The same into `order`, reusing its capacity (the per-edit analysis allocates nothing).
+void importance_ranking(const Layer& layer, const std::vector<float>& importance, std::vector<int>& order);
 
 // Sets HeadWeights::pruned on the k least important unpruned heads of `layer` and returns them.
 // At least one head of the layer stays unpruned; k outside 1..(unpruned - 1) is an error.

@@ -1,0 +1,37 @@
+// One learner's edit on the lesson-size model (2 layers x 8 heads, d_model 128, 32 tokens), natively:
+// the same app::LessonEdit the page's window.headlab.benchmarkLesson times in WASM (issue 3, item 8:
+// forward + every analysis recompute in under 1 ms in WASM). Args: the edited layer (0: that head
+// and all of layer 1 change; 1: that head only), and 1 for the annotated 16-token sentence, so the
+// syntactic scores run too.
+#include <benchmark/benchmark.h>
+
+#include "app/benchmark_api.h"
+#include "engine/assets.h"
+
+namespace {
+
+using namespace headlab;
+
+const Lexicon& lexicon() {
+  static const Lexicon loaded = [] {
+    std::string error;
+    return load_lexicon(&error);
+  }();
+  return loaded;
+}
+
+void BM_LessonEdit(benchmark::State& state) {
+  app::LessonEdit edit(lexicon(), state.range(1) != 0, static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    const std::string error = edit();
+    if (!error.empty()) state.SkipWithError(error.c_str());
+  }
+  state.counters["tokens"] = static_cast<double>(edit.state().input.tokens.size());
+  state.counters["heads_rescored"] = edit.state().analysis.heads_scored;
+}
+
+BENCHMARK(BM_LessonEdit)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,262 @@
+#include "app/benchmark_api.h"
+
+// [SECTION] Arguments: strict, with messages that name the field and the allowed range
+// [SECTION] Timing: steady_clock (performance.now() in WASM), samples of at least kMinSampleMs
+// [SECTION] benchmark: attention-only forward at a given size
+// [SECTION] benchmarkLesson: one weight edit on the lesson-size model, as the app does it
+
+#include <algorithm>
+#include <chrono>
+#include <initializer_list>
+#include <random>
+#include <vector>
+
+#include "app/actions.h"
+#include "engine/embedding.h"
+#include "engine/forward.h"
+
+namespace headlab::app {
+namespace {
+
+using nlohmann::json;
+
+json failure(const std::string& message) { return {{"ok", false}, {"error", message}}; }
+json success(json result) { return {{"ok", true}, {"result", std::move(result)}}; }
+
+//-----------------------------------------------------------------------------
+// [SECTION] Arguments
+//-----------------------------------------------------------------------------
+
+// The JS side sends NaN and Infinity as strings (JSON has no such numbers); show them bare.
+std::string shown(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+bool only_known_fields(const json& request, std::initializer_list<const char*> known, std::string& error) {
+  for (const auto& item : request.items()) {
+    if (item.key() == "op") continue;
+    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return item.key() == k; })) {
+      std::string list;
+      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      error = item.key() + ": unknown field (" + request["op"].get<std::string>() + " takes " + list + ")";
+      return false;
+    }
+  }
+  return true;
+}
+
+// An integer in [low, high]; `fallback` when the field is absent (a missing required field has
+// fallback < low).
+bool read_int(const json& request, const char* key, int low, int high, int fallback, int& out, std::string& error) {
+  const std::string expected = std::string(key) + ": expected an integer from " + std::to_string(low) + " to " + std::to_string(high);
+  if (!request.contains(key)) {
+    if (fallback < low) {
+      error = expected;
+      return false;
+    }
+    out = fallback;
+    return true;
+  }
+  const json& v = request[key];
+  if (!v.is_number_integer() || v.get<long long>() < low || v.get<long long>() > high) {
+    error = expected + " (got " + shown(v) + ")";
+    return false;
+  }
+  out = static_cast<int>(v.get<long long>());
+  return true;
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] Timing
+//-----------------------------------------------------------------------------
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct Timing {
+  double median_ms = 0.0;  // per run
+  double min_ms = 0.0;     // per run, fastest sample
+  int reps = 0;            // samples taken
+  int batch = 1;           // runs per sample
+};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+// Warms up untimed (the first run allocates its buffers; in the browser, code starts in the
+// baseline WASM compiler until the optimizing one has finished), doubles the runs per sample until a
+// sample lasts kMinSampleMs, then times `reps` samples.
+template <typename Run>
+Timing time_runs(int reps, Run&& run) {
+  constexpr int kMaxBatch = 1 << 16;
+  constexpr double kWarmUpMs = 20.0;
+  const Clock::time_point warm_up = Clock::now();
+  for (int i = 0; i < 3 || ms_since(warm_up) < kWarmUpMs; ++i) run();
+  Timing t;
+  t.reps = reps;
+  for (;;) {
+    const Clock::time_point start = Clock::now();
+    for (int i = 0; i < t.batch; ++i) run();
+    if (ms_since(start) >= kMinSampleMs || t.batch >= kMaxBatch) break;
+    t.batch *= 2;
+  }
+  std::vector<double> per_run(reps);
+  for (double& sample : per_run) {
+    const Clock::time_point start = Clock::now();
+    for (int i = 0; i < t.batch; ++i) run();
+    sample = ms_since(start) / t.batch;
+  }
+  t.min_ms = *std::min_element(per_run.begin(), per_run.end());
+  t.median_ms = median(std::move(per_run));
+  return t;
+}
+
+json timing_json(const Timing& t) {
+  return {{"median_ms", t.median_ms}, {"min_ms", t.min_ms}, {"reps", t.reps}, {"batch", t.batch}};
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] benchmark
+//-----------------------------------------------------------------------------
+
+json benchmark_attention(const json& request) {
+  std::string error;
+  int n = 0, d_model = 0, heads = 0, reps = 0, seed = 0;
+  if (!only_known_fields(request, {"n", "d_model", "heads", "reps", "seed"}, error) ||
+      !read_int(request, "n", 1, kMaxBenchmarkTokens, 0, n, error) ||
+      !read_int(request, "d_model", kMinDModel, kMaxDModel, 0, d_model, error) ||
+      !read_int(request, "heads", 1, kMaxHeads, 0, heads, error) ||
+      !read_int(request, "reps", 1, kMaxBenchmarkReps, 50, reps, error) ||
+      !read_int(request, "seed", 0, 1 << 30, 1, seed, error))
+    return failure(error);
+  if (d_model % heads != 0)
+    return failure("d_model: " + std::to_string(d_model) + " is not divisible by heads (" + std::to_string(heads) +
+                   "); d_k = d_model / heads must be a whole number");
+
+  // One attention-only layer (no residual, norm or FFN), as bench/attention_bench.cpp times natively.
+  const Model model = make_model(d_model, 1, heads, static_cast<std::uint32_t>(seed), Embedding::random);
+  std::mt19937 rng(static_cast<std::uint32_t>(seed));
+  std::normal_distribution<float> normal;
+  // Two inputs (n, d_model) in turn: forward() keeps heads whose input did not change, and every
+  // head must run.
+  Matrix X[2] = {Matrix(n, d_model), Matrix(n, d_model)};
+  for (Matrix& x : X)
+    for (Eigen::Index i = 0; i < x.rows(); ++i)
+      for (Eigen::Index j = 0; j < x.cols(); ++j) x(i, j) = normal(rng);
+  Trace trace;
+  int turn = 0;
+  const Timing t = time_runs(reps, [&] { forward(model, X[turn ^= 1], trace); });
+
+  json result = timing_json(t);
+  const double flops = attention_flops(n, d_model, heads);
+  result.update({{"n", n}, {"d_model", d_model}, {"heads", heads}, {"d_k", d_model / heads}, {"flops", flops},
+                 {"gflops", flops / (t.median_ms * 1e6)}});
+  return success(std::move(result));
+}
+
+//-----------------------------------------------------------------------------
+// [SECTION] benchmarkLesson
+//-----------------------------------------------------------------------------
+
+// No annotated sentence has 32 tokens: `gold` takes the longest one (16 tokens) instead.
+constexpr const char* kLessonText =
+    "The quick brown fox jumps over the lazy dog. The dog with the red ball sleeps. "
+    "The cat chased the mouse, and the aardvark ate the apple slowly.";
+constexpr const char* kGoldText = "A big black dog and a small white cat sat in the old green house.";
+constexpr std::uint32_t kLessonSeed = 1;
+constexpr int kEditedRow = kFeatureBias;  // every token has bias 1: every query of the head moves
+constexpr std::uint64_t kDragMergeKey = 0xbe4c;  // consecutive edits merge, as one drag does
+
+// Free play (no lesson goal to evaluate); an empty lesson list keeps recompute from reading assets/.
+AppState lesson_state(bool gold, std::shared_ptr<const analysis::Resources> resources, std::shared_ptr<const LessonList> lessons) {
+  AppState state;
+  state.document.model = make_model(LessonEdit::kDModel, LessonEdit::kLayers, LessonEdit::kHeads, kLessonSeed);
+  state.document.input.text = gold ? kGoldText : kLessonText;
+  state.analysis_resources = std::move(resources);
+  state.lessons = lessons ? std::move(lessons) : std::make_shared<const LessonList>();
+  return state;
+}
+
+json benchmark_lesson(const Controller& lab, const json& request) {
+  std::string error;
+  int reps = 0;
+  int layer = 0;
+  if (!only_known_fields(request, {"reps", "gold", "layer"}, error) ||
+      !read_int(request, "reps", 1, kMaxBenchmarkReps, 50, reps, error) ||
+      !read_int(request, "layer", 0, LessonEdit::kLayers - 1, 0, layer, error))
+    return failure(error);
+  if (request.contains("gold") && !request["gold"].is_boolean()) return failure("gold: expected true or false");
+  const bool gold = request.value("gold", false);
+
+  LessonEdit edit(lab.lexicon(), gold, layer, lab.state().analysis_resources, lab.state().lessons);
+  if (!(error = edit()).empty()) return failure("benchmarkLesson: the edit was refused: " + error);
+  const Timing total = time_runs(reps, [&] { edit(); });
+  const AppState& state = edit.state();
+  const int heads_rescored = state.analysis.heads_scored;
+
+  // The two big parts on their own, on the same two models the edits alternate between (forward
+  // and analysis both redo only what the edit changed).
+  const Model& model_a = state.document.model;
+  const Model model_b = edit.next_model();
+  const Matrix& X = state.input.X;
+  Trace trace_a, trace_b, scratch;
+  forward(model_a, X, trace_a);
+  forward(model_b, X, trace_b);
+  bool forward_b = false;
+  const Timing forward_only = time_runs(reps, [&] { forward((forward_b = !forward_b) ? model_b : model_a, X, scratch); });
+  analysis::Analysis analysis;
+  bool use_b = false;
+  const Timing analysis_only = time_runs(reps, [&] {
+    use_b = !use_b;
+    analysis::analyze(use_b ? model_b : model_a, state.input.tokens, use_b ? trace_b : trace_a,
+                      *state.analysis_resources, state.analysis_options, analysis);
+  });
+
+  json result = timing_json(total);
+  result.update({{"n", static_cast<int>(state.input.tokens.size())}, {"d_model", LessonEdit::kDModel},
+                 {"heads", LessonEdit::kHeads}, {"layers", LessonEdit::kLayers}, {"edited_layer", layer}, {"has_gold", state.analysis.gold.has_gold},
+                 {"heads_rescored", heads_rescored},
+                 {"parts", {{"forward_ms", forward_only.median_ms}, {"analysis_ms", analysis_only.median_ms}}}});
+  return success(std::move(result));
+}
+
+}  // namespace
+
+LessonEdit::LessonEdit(const Lexicon& lexicon, bool gold, int edited_layer,
+                       std::shared_ptr<const analysis::Resources> resources, std::shared_ptr<const LessonList> lessons)
+    : state_(lesson_state(gold, std::move(resources), std::move(lessons))),
+      controller_(state_, lexicon),
+      layer_(std::clamp(edited_layer, 0, kLayers - 1)) {
+  original_ = state_.document.model.layers[layer_].heads[0].W_Q(kEditedRow, 0);
+}
+
+std::string LessonEdit::operator()() {
+  flipped_ = !flipped_;
+  const double value = flipped_ ? original_ + 1.0 : original_;
+  return controller_.apply([&](AppState& s) { return set_weight(s, layer_, 0, WeightMatrix::W_Q, kEditedRow, 0, value); },
+                           kDragMergeKey);
+}
+
+Model LessonEdit::next_model() const {
+  Model model = state_.document.model;
+  model.layers[layer_].heads[0].W_Q(kEditedRow, 0) = flipped_ ? original_ : original_ + 1.0f;
+  return model;
+}
+
+double attention_flops(int n, int d_model, int heads) {
+  const double d_k = d_model / heads, d_v = d_k;
+  return heads * (3 * 2.0 * n * d_model * d_k + 2.0 * n * n * d_k + 2.0 * n * n * d_v) + 2.0 * n * (heads * d_v) * d_model;
+}
+
+bool is_benchmark_op(const std::string& op) { return op == "benchmark" || op == "benchmarkLesson"; }
+
+json handle_benchmark_op(const Controller& controller, const json& request) {
+  if (request.value("op", std::string()) == "benchmark") return benchmark_attention(request);
+  return benchmark_lesson(controller, request);
+}
+
+}  // namespace headlab::app

@@ -1,0 +1,72 @@
+#pragma once
+// The speed ops of window.headlab (docs/js-api.md, "Benchmarks"; issue 3, item 8). handle_request
+// (api.h) forwards them here. Both run synchronously on the caller's thread, on models of their own:
+// the lab state is never touched.
+//   {"op": "benchmark", "n", "d_model", "heads", "reps"}: attention-only forwards of a seeded random
+//     one-layer model at that size (d_k = d_v = d_model / heads) on a seeded random X (n, d_model).
+//   {"op": "benchmarkLesson", "reps", "gold", "layer"}: one learner's weight edit on the lesson-size
+//     model (2 layers x 8 heads, d_model 128, 32 tokens) through the Controller, i.e. the undo copy,
+//     the forward pass and every analysis recompute the app does per edit.
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/controller.h"
+
+namespace headlab::app {
+
+// Largest sizes the benchmark accepts. n goes past the lab's 64-token input cap: forward() has no
+// cap of its own, and the issue's largest size is 256 tokens.
+inline constexpr int kMaxBenchmarkTokens = 256;
+inline constexpr int kMaxBenchmarkReps = 1000;
+// Each timed sample lasts at least this long (several forwards when one is shorter): without
+// cross-origin isolation browsers coarsen performance.now() to 0.1 ms, 2% of a 5 ms sample.
+inline constexpr double kMinSampleMs = 5.0;
+
+// FLOPs of one attention-only forward (multiply-adds count 2, softmax ignored), d_k = d_v = d_model / heads:
+//   heads * (3 * 2 n d_model d_k   Q, K, V projections
+//            + 2 n^2 d_k          Q K^T
+//            + 2 n^2 d_v)         A V
+//   + 2 n (heads d_v) d_model     Concat(Z) W_O
+double attention_flops(int n, int d_model, int heads);
+
+// One learner's edit on the lesson-size model, as benchmarkLesson times it (bench/lesson_bench.cpp
+// times it natively): a lab of its own, 2 layers x 8 heads, d_model 128 with named features, on a
+// 32-token sentence (`gold`: the longest annotated sentence, 16 tokens, so syntactic scores run too;
+// none has 32), and a drag on one W_Q cell of head 0 of `edited_layer`. An edit in layer 0 gives
+// that head and every head of layer 1 new attention (the costliest single edit); in layer 1, that
+// head only. The value flips between two settings: every edit changes the model.
+class LessonEdit {
+ public:
+  static constexpr int kDModel = 128, kLayers = 2, kHeads = 8;
+
+  // `resources` and `lessons` are shared with the lab when given (else loaded from assets/).
+  LessonEdit(const Lexicon& lexicon, bool gold, int edited_layer = 0,
+             std::shared_ptr<const analysis::Resources> resources = nullptr,
+             std::shared_ptr<const LessonList> lessons = nullptr);
+  LessonEdit(const LessonEdit&) = delete;
+  LessonEdit& operator=(const LessonEdit&) = delete;
+
+  // Applies the next edit through the Controller (undo copy, forward, analysis); "" or why refused.
+  std::string operator()();
+  const AppState& state() const { return state_; }
+  // The model the next edit will produce (the other of the two settings).
+  Model next_model() const;
+
+ private:
+  AppState state_;
+  Controller controller_;
+  int layer_ = 0;
+  float original_ = 0.0f;
+  bool flipped_ = false;
+};
+
+// True for "benchmark" and "benchmarkLesson".
+bool is_benchmark_op(const std::string& op);
+
+// {"ok": true, "result": {median_ms, min_ms, reps, batch, flops, gflops, ...}} or {"ok": false, "error": "why"}.
+// `controller` lends its lexicon and loaded analysis resources; its state is not changed.
+nlohmann::json handle_benchmark_op(const Controller& controller, const nlohmann::json& request);
+
+}  // namespace headlab::app
