@@ -207,7 +207,8 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   forward(model_a, X, trace_a);
   forward(model_b, X, trace_b);
   bool forward_b = false;
-  const Timing forward_only = time_runs(reps, [&] { forward((forward_b = !forward_b) ? model_b : model_a, X, scratch); });
+  const Timing forward_only =
+      time_runs(reps, [&] { forward((forward_b = !forward_b) ? model_b : model_a, X, scratch); });
   analysis::Analysis analysis;
   bool use_b = false;
   const Timing analysis_only = time_runs(reps, [&] {
@@ -218,8 +219,8 @@ json benchmark_lesson(const Controller& lab, const json& request) {
 
   json result = timing_json(total);
   result.update({{"n", static_cast<int>(state.input.tokens.size())}, {"d_model", LessonEdit::kDModel},
-                 {"heads", LessonEdit::kHeads}, {"layers", LessonEdit::kLayers}, {"edited_layer", layer}, {"has_gold", state.analysis.gold.has_gold},
-                 {"heads_rescored", heads_rescored},
+                 {"heads", LessonEdit::kHeads}, {"layers", LessonEdit::kLayers}, {"edited_layer", layer},
+                 {"has_gold", state.analysis.gold.has_gold}, {"heads_rescored", heads_rescored},
                  {"parts", {{"forward_ms", forward_only.median_ms}, {"analysis_ms", analysis_only.median_ms}}}});
   return success(std::move(result));
 }
@@ -243,7 +244,7 @@ std::string LessonEdit::operator()() {
 
 Model LessonEdit::next_model() const {
   Model model = state_.document.model;
-  model.layers[layer_].heads[0].W_Q(kEditedRow, 0) = flipped_ ? original_ : original_ + 1.0f;
+  model.layers[layer_].heads[0].W_Q(kEditedRow, 0) = flipped_ ? original_ : static_cast<float>(original_ + 1.0);
   return model;
 }
 
