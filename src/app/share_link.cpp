@@ -36,9 +36,12 @@ std::string to_base64url(const std::string& bytes) {
 }
 
 Result<std::string> from_base64url(std::string_view text) {
-  std::array<int, 256> value;
-  value.fill(-1);
-  for (int i = 0; i < 64; ++i) value[static_cast<std::uint8_t>(kAlphabet[i])] = i;
+  static const std::array<int, 256> value = [] {
+    std::array<int, 256> table;
+    table.fill(-1);
+    for (int i = 0; i < 64; ++i) table[static_cast<std::uint8_t>(kAlphabet[i])] = i;
+    return table;
+  }();
   std::string out;
   out.reserve(text.size() / 4 * 3 + 2);
   std::uint32_t bits = 0;
