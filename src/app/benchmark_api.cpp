@@ -93,7 +93,7 @@ double median(std::vector<double> values) {
 template <typename Run>
 Timing time_runs(int reps, Run&& run) {
   constexpr int kMaxBatch = 1 << 16;
-  constexpr double kWarmUpMs = 20.0;
+  constexpr double kWarmUpMs = 100.0;
   const Clock::time_point warm_up = Clock::now();
   for (int i = 0; i < 3 || ms_since(warm_up) < kWarmUpMs; ++i) run();
   Timing t;
