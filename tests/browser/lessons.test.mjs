@@ -83,8 +83,12 @@ test('lesson 11: typing W_V values by hand raises the live probe accuracy until 
   await click(page, 'editor/tab/W_V');
   const type = async (row, col, text) => {
     const cell = center(await rectOf(page, `editor/cell/${row}/${col}`));
-    await page.keyboard.down('Control');  // Ctrl-click: exact entry (a double-click depends on frame timing)
+    // Ctrl-click: exact entry (a double-click depends on frame timing). ImGui 1.86 reads Ctrl at the
+    // frame start, so Ctrl is held for whole frames around the click, as a hand would.
+    await page.keyboard.down('Control');
+    await frames(page, 2);
     await page.mouse.click(cell.x, cell.y);
+    await frames(page, 2);
     await page.keyboard.up('Control');
     await frames(page, 3);
     await page.keyboard.press('Control+A');
