@@ -157,10 +157,23 @@ void mirror_to_live_region(Platform& p) {
   }
 }
 
+// Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y (Cmd on a Mac), one per key-down event, never lost to a slow frame.
+void queue_history_key(const SDL_Event& event, headlab::ui::LabUiState& ui) {
+  if (event.type != SDL_KEYDOWN || event.key.repeat) return;
+  const Uint16 mod = event.key.keysym.mod;
+  if (!(mod & (KMOD_CTRL | KMOD_GUI))) return;
+  const SDL_Keycode key = event.key.keysym.sym;
+  if (key == SDLK_z) ui.history_keys.push_back((mod & KMOD_SHIFT) ? headlab::ui::HistoryKey::redo : headlab::ui::HistoryKey::undo);
+  else if (key == SDLK_y) ui.history_keys.push_back(headlab::ui::HistoryKey::redo);
+}
+
 void frame(void* arg) {
   Platform& p = *static_cast<Platform*>(arg);
   SDL_Event event;
-  while (SDL_PollEvent(&event)) ImGui_ImplSDL2_ProcessEvent(&event);
+  while (SDL_PollEvent(&event)) {
+    queue_history_key(event, p.ui);
+    ImGui_ImplSDL2_ProcessEvent(&event);
+  }
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.
   p.training.advance_frame();

@@ -31,11 +31,10 @@ void select_relative(app::Controller& controller, int layer_step, int head_step)
 
 void handle_shortcuts(app::Controller& controller, LabUiState& ui) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Z), false) && !io.WantTextInput) {
-    if (io.KeyShift) controller.redo();
-    else controller.undo();
-  }
-  if (io.KeyCtrl && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Y), false) && !io.WantTextInput) controller.redo();
+  // In a text field the chords are the field's own undo.
+  if (!io.WantTextInput)
+    for (HistoryKey key : ui.history_keys) key == HistoryKey::undo ? controller.undo() : controller.redo();
+  ui.history_keys.clear();
   if (io.WantTextInput) return;
   for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
     switch (io.InputQueueCharacters[i]) {

@@ -14,6 +14,8 @@ namespace headlab::ui {
 enum class DetailView { heatmap, arcs, concat, training };
 enum class TrainingView { progress, probes, comparison };
 enum class SidePanel { weights, labels };
+// Undo/redo key chords, collected from the platform's key events (see LabUiState::history_keys).
+enum class HistoryKey { undo, redo };
 enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json, share_link, import_file };
 
 struct Rect {
@@ -62,6 +64,10 @@ struct LabUiState {
   int training_seed = 1;
 
   bool show_help = false;
+  // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y pressed since the last frame, in order. ImGui 1.86
+  // keeps only key state per frame, so a chord pressed and released within one slow frame would be
+  // lost; the platform queues each key-down event here instead.
+  std::vector<HistoryKey> history_keys;
   ExportKind pending_export = ExportKind::none;
 
   // Screen rectangles of named widgets (widget_ids.h), refreshed every frame, for tests and lessons.

@@ -35,6 +35,10 @@ test('drag a W_K cell: the weight and the heatmap change in the same frame; undo
   await frames(page, 2);
   const redone = await page.evaluate(() => window.headlab.state());
   assert.equal(redone.layers[0].heads[0].W_K[5][0], w1);
+  // A chord pressed and released within one frame still counts (the platform queues key events).
+  await page.keyboard.press('Control+Z');
+  await frames(page, 2);
+  assert.equal((await page.evaluate(() => window.headlab.state())).layers[0].heads[0].W_K[5][0], w0, 'Ctrl+Z undoes');
   assert.deepEqual(errors, []);
   await context.close();
 });
