@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The table of `bash scripts/bench` (issue 3, item 8), from already built binaries:
-//   native: build/native/bench/headlab_bench (attention-only forward) and headlab_lesson_bench,
-//           Google Benchmark, median of 5 repetitions;
-//   WASM:   build/web served on 127.0.0.1, Debian's Chromium headless, window.headlab.benchmark and
-//           window.headlab.benchmarkLesson (docs/js-api.md, "Benchmarks"), median of --reps samples.
+// and the two budget lines (issue 3: the lesson-size edit under 1 ms; issue 4: the whole analysis of
+// 4 layers x 16 heads x 32 tokens under 0.5 ms), from already built binaries:
+//   native: build/native/bench/headlab_bench (attention-only forward), headlab_lesson_bench and
+//           headlab_analysis_bench, Google Benchmark, median of 5 repetitions;
+//   WASM:   build/web served on 127.0.0.1, Debian's Chromium headless, window.headlab.benchmark,
+//           benchmarkLesson and benchmarkAnalysis (docs/js-api.md, "Benchmarks"), median of --reps samples.
 //   node scripts/bench.mjs [--reps 50] [--json]
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,6 +22,7 @@ const asJson = args.includes('--json');
 // The issue's sizes: (n tokens, d_model, heads), d_k = d_v = d_model / heads.
 const sizes = [[9, 64, 4], [32, 128, 8], [64, 256, 8], [128, 256, 8], [256, 512, 16]];
 const kBudgetMs = 1.0;
+const kAnalysisBudgetMs = 0.5;
 
 // Multiply-adds count 2, softmax ignored (src/app/benchmark_api.h, attention_flops).
 const FORMULA = 'FLOPs = h*(3*2*n*d_model*d_k + 2*n^2*d_k + 2*n^2*d_v) + 2*n*(h*d_v)*d_model, ' +
@@ -49,11 +52,12 @@ function fail(message) {
 console.error('bench: native Google Benchmark (5 repetitions per size)...');
 const native = googleBenchmark('headlab_bench', 'BM_AttentionForward');
 const nativeLesson = googleBenchmark('headlab_lesson_bench', 'BM_LessonEdit');
+const nativeAnalysis = googleBenchmark('headlab_analysis_bench', 'BM_AnalysisAll/64/0|BM_AnalysisOneHeadEdited/64|BM_Redundancy/64');
 
 console.error(`bench: WASM in headless Chromium (${reps} samples per size)...`);
 const server = await startServer();
 const browser = await launchBrowser();
-let wasm, lesson, lessonLastLayer, lessonGold, browserVersion;
+let wasm, lesson, lessonLastLayer, lessonGold, analysisAll, analysisOneHead, browserVersion;
 try {
   browserVersion = browser.version();
   const { page, errors } = await openLab(browser, server.url);
@@ -62,6 +66,7 @@ try {
   await page.evaluate(() => {
     window.headlab.benchmark({ n: 32, d_model: 128, heads: 8, reps: 5 });
     window.headlab.benchmarkLesson({ reps: 5 });
+    window.headlab.benchmarkAnalysis({ reps: 5 });
   });
   wasm = [];
   for (const [n, dModel, heads] of sizes)
@@ -69,6 +74,8 @@ try {
   lesson = await page.evaluate((r) => window.headlab.benchmarkLesson({ reps: r }), reps);
   lessonLastLayer = await page.evaluate((r) => window.headlab.benchmarkLesson({ reps: r, layer: 1 }), reps);
   lessonGold = await page.evaluate((r) => window.headlab.benchmarkLesson({ reps: r, gold: true }), reps);
+  analysisAll = await page.evaluate((r) => window.headlab.benchmarkAnalysis({ reps: r }), reps);
+  analysisOneHead = await page.evaluate((r) => window.headlab.benchmarkAnalysis({ reps: r, change: 'one_head' }), reps);
   if (errors.length) fail('the page reported errors: ' + errors.join('; '));
 } finally {
   await browser.close();
@@ -89,11 +96,16 @@ const rows = sizes.map(([n, dModel, heads], i) => {
 const nativeLessonMs = nativeLesson['BM_LessonEdit/0/0']?.ms, nativeLastLayerMs = nativeLesson['BM_LessonEdit/1/0']?.ms;
 const nativeGoldMs = nativeLesson['BM_LessonEdit/0/1']?.ms;
 const met = lesson.median_ms < kBudgetMs;
+const nativeAnalysisMs = nativeAnalysis['BM_AnalysisAll/64/0']?.ms, nativeOneHeadMs = nativeAnalysis['BM_AnalysisOneHeadEdited/64']?.ms;
+const nativeRedundancyMs = nativeAnalysis['BM_Redundancy/64']?.ms;
+const analysisMet = analysisAll.median_ms < kAnalysisBudgetMs;
 
 if (asJson) {
   console.log(JSON.stringify({ formula: FORMULA, browser: browserVersion, reps, rows, lesson: {
     wasm: lesson, wasm_last_layer: lessonLastLayer, wasm_gold: lessonGold, native_ms: nativeLessonMs,
-    native_last_layer_ms: nativeLastLayerMs, native_gold_ms: nativeGoldMs, budget_ms: kBudgetMs, met } }, null, 2));
+    native_last_layer_ms: nativeLastLayerMs, native_gold_ms: nativeGoldMs, budget_ms: kBudgetMs, met },
+    analysis: { wasm: analysisAll, wasm_one_head: analysisOneHead, native_ms: nativeAnalysisMs, native_one_head_ms: nativeOneHeadMs,
+                native_redundancy_ms: nativeRedundancyMs, budget_ms: kAnalysisBudgetMs, met: analysisMet } }, null, 2));
   process.exit(0);
 }
 
@@ -121,3 +133,10 @@ console.log(`  the same step in layer 1 (${lessonLastLayer.heads_rescored} head)
             `(forward ${ms(lessonLastLayer.parts.forward_ms)}, analysis ${ms(lessonLastLayer.parts.analysis_ms)}), native ${ms(nativeLastLayerMs)} ms`);
 console.log(`  layer 0 with syntax scores (annotated sentence, n ${lessonGold.n}): ${ms(lessonGold.median_ms)} ms in WASM, ` +
             `native ${ms(nativeGoldMs)} ms`);
+console.log();
+console.log(`analysis of 4 layers x 16 heads x ${analysisAll.n} tokens, full recompute: ${ms(analysisAll.median_ms)} ms in WASM ` +
+            `(budget ${kAnalysisBudgetMs} ms): ${analysisMet ? 'met' : 'NOT met'}`);
+console.log(`  = median of ${analysisAll.reps} samples (fastest ${ms(analysisAll.min_ms)} ms); all ${analysisAll.heads_rescored} heads get new ` +
+            `attention every run: labels and scores, redundancy ${ms(analysisAll.parts.redundancy_ms)} ms, importance ` +
+            `${ms(analysisAll.parts.importance_ms)} ms; native ${ms(nativeAnalysisMs)} ms (redundancy ${ms(nativeRedundancyMs)} ms)`);
+console.log(`  one head changed (a drag frame): ${ms(analysisOneHead.median_ms)} ms in WASM, native ${ms(nativeOneHeadMs)} ms`);

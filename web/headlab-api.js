@@ -68,7 +68,8 @@
     compareHeads: (options = {}) => call({ op: 'compareHeads', ...options }),  // {run}, {steps}, {losses}
     // Speed (docs/js-api.md, "Benchmarks"): median ms per run, timed synchronously in this page.
     benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
-    benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold}
+    benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer}
+    benchmarkAnalysis: (options = {}) => call({ op: 'benchmarkAnalysis', ...numbers(options) }),  // {reps, d_model, gold, change}
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),
   };

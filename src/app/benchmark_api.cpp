@@ -4,6 +4,7 @@
 // [SECTION] Timing: steady_clock (performance.now() in WASM), samples of at least kMinSampleMs
 // [SECTION] benchmark: attention-only forward at a given size
 // [SECTION] benchmarkLesson: one weight edit on the lesson-size model, as the app does it
+// [SECTION] benchmarkAnalysis: every label, redundancy and importance at 4 layers x 16 heads
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +13,10 @@
 #include <vector>
 
 #include "app/actions.h"
+#include "app/analysis_workload.h"
 #include "engine/embedding.h"
+#include "engine/analysis/importance.h"
+#include "engine/analysis/redundancy.h"
 #include "engine/forward.h"
 
 namespace headlab::app {
@@ -225,6 +229,59 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   return success(std::move(result));
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] benchmarkAnalysis
+//-----------------------------------------------------------------------------
+
+json benchmark_analysis(const Controller& lab, const json& request) {
+  std::string error;
+  int reps = 0, d_model = 0;
+  if (!only_known_fields(request, {"reps", "d_model", "gold", "change"}, error) ||
+      !read_int(request, "reps", 1, kMaxBenchmarkReps, 50, reps, error) ||
+      !read_int(request, "d_model", AnalysisWorkload::kHeads, kMaxDModel, 64, d_model, error))
+    return failure(error);
+  if (d_model % AnalysisWorkload::kHeads != 0)
+    return failure("d_model: expected a multiple of 16 (the workload has 16 heads per layer; got " + std::to_string(d_model) + ")");
+  if (request.contains("gold") && !request["gold"].is_boolean()) return failure("gold: expected true or false");
+  const std::string change = request.contains("change") && request["change"].is_string() ? request["change"].get<std::string>() : "";
+  if (request.contains("change") && change != "every_head" && change != "one_head")
+    return failure("change: expected \"every_head\" or \"one_head\" (got " + request["change"].dump() + ")");
+  const bool one_head = change == "one_head";
+  const bool gold = request.value("gold", false);
+
+  const auto resources = lab.state().analysis_resources ? lab.state().analysis_resources
+                                                        : std::make_shared<const analysis::Resources>(analysis::load_resources());
+  AnalysisWorkload workload(lab.lexicon(), resources, d_model, gold,
+                            one_head ? AnalysisWorkload::Change::one_head : AnalysisWorkload::Change::every_head);
+  const Timing total = time_runs(reps, [&] { workload(); });
+
+  // The two costliest parts alone, recomputing everything each run (one workspace shared by all
+  // layers never matches the previous layer), on the first model's forward pass.
+  const Trace& trace = workload.trace(0);
+  analysis::RedundancyWorkspace redundancy_workspace;
+  Matrix distance;
+  std::vector<std::pair<int, int>> near_duplicates;
+  const float smoothing = resources->config.redundancy_smoothing, duplicate = resources->config.near_duplicate_distance;
+  const Timing redundancy_only = time_runs(reps, [&] {
+    for (const LayerTrace& layer : trace.layers)
+      analysis::redundancy(layer, false, smoothing, duplicate, redundancy_workspace, distance, near_duplicates);
+  });
+  analysis::ImportanceWorkspace importance_workspace;
+  std::vector<float> importance;
+  const Timing importance_only = time_runs(reps, [&] {
+    for (int l = 0; l < AnalysisWorkload::kLayers; ++l)
+      analysis::layer_importance(workload.model(0), l, trace, importance_workspace, importance);
+  });
+
+  json result = timing_json(total);
+  result.update({{"n", static_cast<int>(workload.input().tokens.size())}, {"d_model", d_model},
+                 {"layers", AnalysisWorkload::kLayers}, {"heads", AnalysisWorkload::kHeads},
+                 {"change", one_head ? "one_head" : "every_head"}, {"has_gold", workload.analysis().gold.has_gold},
+                 {"heads_rescored", workload.analysis().heads_scored},
+                 {"parts", {{"redundancy_ms", redundancy_only.median_ms}, {"importance_ms", importance_only.median_ms}}}});
+  return success(std::move(result));
+}
+
 }  // namespace
 
 LessonEdit::LessonEdit(const Lexicon& lexicon, bool gold, int edited_layer,
@@ -253,10 +310,14 @@ double attention_flops(int n, int d_model, int heads) {
   return heads * (3 * 2.0 * n * d_model * d_k + 2.0 * n * n * d_k + 2.0 * n * n * d_v) + 2.0 * n * (heads * d_v) * d_model;
 }
 
-bool is_benchmark_op(const std::string& op) { return op == "benchmark" || op == "benchmarkLesson"; }
+bool is_benchmark_op(const std::string& op) {
+  return op == "benchmark" || op == "benchmarkLesson" || op == "benchmarkAnalysis";
+}
 
 json handle_benchmark_op(const Controller& controller, const json& request) {
-  if (request.value("op", std::string()) == "benchmark") return benchmark_attention(request);
+  const std::string op = request.value("op", std::string());
+  if (op == "benchmark") return benchmark_attention(request);
+  if (op == "benchmarkAnalysis") return benchmark_analysis(controller, request);
   return benchmark_lesson(controller, request);
 }
 

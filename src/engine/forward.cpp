@@ -41,21 +41,6 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
   }
 }
 
-void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out) {
-  out.Q.noalias() = X * head.W_Q;
-  out.K.noalias() = X * head.W_K;
-  out.V.noalias() = X * head.W_V;
-  const float inv_sqrt_dk = 1.0f / std::sqrt(static_cast<float>(head.W_Q.cols()));
-  out.logits.noalias() = out.Q * out.K.transpose();
-  out.logits *= inv_sqrt_dk;
-  if (causal) {
-    const Eigen::Index n = out.logits.rows();
-    for (Eigen::Index i = 0; i < n; ++i)
-      for (Eigen::Index j = i + 1; j < n; ++j) out.logits(i, j) = -std::numeric_limits<float>::infinity();
-  }
-  softmax_rows(out.logits, out.attention);
-  out.Z.noalias() = out.attention * out.V;
-}
 
 void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out) {
   out.resize(in.rows(), in.cols());
@@ -91,13 +76,34 @@ bool block_is_positive_zero(const Block& block) {
   return true;
 }
 
-// Recomputes head `out` unless it was computed from this input (`same_input`), weights and mask.
-// Returns whether it recomputed.
+// Softmax of Q K^T / sqrt(d_k) (masked when causal) into out.logits and out.attention.
+void attend(const HeadWeights& head, bool causal, HeadTrace& out) {
+  const float inv_sqrt_dk = 1.0f / std::sqrt(static_cast<float>(head.W_Q.cols()));
+  out.logits.noalias() = out.Q * out.K.transpose();
+  out.logits *= inv_sqrt_dk;
+  if (causal) {
+    const Eigen::Index n = out.logits.rows();
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = i + 1; j < n; ++j) out.logits(i, j) = -std::numeric_limits<float>::infinity();
+  }
+  softmax_rows(out.logits, out.attention);
+}
+
+// Brings head `out` up to date with its input X (`same_input`: the X it was computed from), weights
+// and mask, redoing only what depends on what changed: a W_V edit keeps the attention, a W_Q edit
+// keeps K and V. Each product is computed the same way on every path, so a state reached by any
+// sequence of edits has the same bits. Returns whether the head's attention or Z changed.
 bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool causal, HeadTrace& out) {
-  if (same_input && out.source_causal == causal && bit_equal(out.source_W_Q, head.W_Q) &&
-      bit_equal(out.source_W_K, head.W_K) && bit_equal(out.source_W_V, head.W_V))
-    return false;
-  attention_head(X, head, causal, out);
+  const bool new_Q = !same_input || !bit_equal(out.source_W_Q, head.W_Q);
+  const bool new_K = !same_input || !bit_equal(out.source_W_K, head.W_K);
+  const bool new_V = !same_input || !bit_equal(out.source_W_V, head.W_V);
+  const bool new_attention = new_Q || new_K || out.source_causal != causal;
+  if (!new_attention && !new_V) return false;
+  if (new_Q) out.Q.noalias() = X * head.W_Q;
+  if (new_K) out.K.noalias() = X * head.W_K;
+  if (new_V) out.V.noalias() = X * head.W_V;
+  if (new_attention) attend(head, causal, out);
+  out.Z.noalias() = out.attention * out.V;
   // Copied only when different: after a new input the weights are usually the same, and reading
   // them costs less than writing them.
   for (auto [source, weights] : {std::pair{&out.source_W_Q, &head.W_Q}, {&out.source_W_K, &head.W_K}, {&out.source_W_V, &head.W_V}})
@@ -115,6 +121,14 @@ void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matr
 }
 
 }  // namespace
+
+void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out) {
+  out.Q.noalias() = X * head.W_Q;
+  out.K.noalias() = X * head.W_K;
+  out.V.noalias() = X * head.W_V;
+  attend(head, causal, out);
+  out.Z.noalias() = out.attention * out.V;
+}
 
 void forward(const Model& model, const Matrix& X, Trace& trace) {
   if (&trace.X != &X) trace.X = X;

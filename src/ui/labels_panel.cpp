@@ -113,7 +113,7 @@ void redundancy_matrix(PanelContext& context, int l, float width) {
       draw->AddRectFilled(c0, ImVec2(c0.x + cell - 1, c0.y + cell - 1), viridis_u32(1.0f - std::min(1.0f, d / 0.83f)));
     }
   for (int a = 0; a < h; ++a) {
-    char t[8];
+    char t[12];  // any int
     std::snprintf(t, sizeof t, "%d", a);
     draw->AddText(ImVec2(p.x, p.y + a * cell), ImGui::GetColorU32(ImGuiCol_TextDisabled), t);
   }

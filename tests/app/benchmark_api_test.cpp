@@ -111,5 +111,37 @@ TEST_F(BenchmarkApiTest, LessonBenchmarkTimesOneEditOnTheLessonModel) {
   EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"layer", 2}}), "layer: expected an integer from 0 to 1 (got 2)");
 }
 
+TEST_F(BenchmarkApiTest, AnalysisBenchmarkRecomputesEveryHeadOfFourLayersOfSixteen) {
+  const json r = call({{"op", "benchmarkAnalysis"}, {"reps", 2}});
+  ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+  const json& result = r["result"];
+  EXPECT_EQ(result["n"], 32);
+  EXPECT_EQ(result["d_model"], 64);
+  EXPECT_EQ(result["layers"], 4);
+  EXPECT_EQ(result["heads"], 16);
+  EXPECT_EQ(result["change"], "every_head");
+  EXPECT_EQ(result["heads_rescored"], 64) << "the budget's case: every head of every layer is new";
+  EXPECT_FALSE(result["has_gold"].get<bool>());
+  EXPECT_GT(result["median_ms"].get<double>(), 0.0);
+  EXPECT_GT(result["parts"]["redundancy_ms"].get<double>(), 0.0);
+  EXPECT_GT(result["parts"]["importance_ms"].get<double>(), 0.0);
+
+  const json one = call({{"op", "benchmarkAnalysis"}, {"reps", 2}, {"change", "one_head"}, {"d_model", 128}});
+  ASSERT_TRUE(one["ok"].get<bool>()) << one.dump();
+  EXPECT_EQ(one["result"]["heads_rescored"], 1);
+  EXPECT_EQ(one["result"]["d_model"], 128);
+
+  const json gold = call({{"op", "benchmarkAnalysis"}, {"reps", 1}, {"gold", true}});
+  ASSERT_TRUE(gold["ok"].get<bool>()) << gold.dump();
+  EXPECT_EQ(gold["result"]["n"], 16);
+  EXPECT_TRUE(gold["result"]["has_gold"].get<bool>());
+
+  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"d_model", 72}}),
+            "d_model: expected a multiple of 16 (the workload has 16 heads per layer; got 72)");
+  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"d_model", 8}}), "d_model: expected an integer from 16 to 512 (got 8)");
+  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"change", "all"}}), "change: expected \"every_head\" or \"one_head\" (got \"all\")");
+  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"layer", 0}}), "layer: unknown field (benchmarkAnalysis takes reps, d_model, gold, change)");
+}
+
 }  // namespace
 }  // namespace headlab::app

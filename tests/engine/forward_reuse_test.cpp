@@ -1,4 +1,5 @@
-// forward() keeps the trace of a head whose input, weights and mask did not change (forward.h).
+// forward() keeps the trace of a head whose input, weights and mask did not change, and redoes only
+// what an edit touched (a W_V edit keeps the attention; forward.h).
 // The promise under test: whatever the trace held before, the result is bit-equal to a fresh
 // trace's. A table of edits, each applied in turn to one model and checked against a fresh forward.
 #include <gtest/gtest.h>
@@ -61,12 +62,16 @@ TEST(ForwardReuse, EveryEditGivesTheFreshTrace) {
       {"one W_Q cell, layer 0", [](Model& m, Matrix&) { m.layers[0].heads[1].W_Q(3, 2) += 0.5f; }},
       {"one W_K cell, last layer", [](Model& m, Matrix&) { m.layers[2].heads[3].W_K(0, 0) -= 1.0f; }},
       {"one W_V cell, middle layer", [](Model& m, Matrix&) { m.layers[1].heads[0].W_V(5, 7) = 2.0f; }},
+      {"W_Q and W_V of one head", [](Model& m, Matrix&) { m.layers[0].heads[3].W_Q(1, 0) = 1.5f; m.layers[0].heads[3].W_V(2, 2) = -1.0f; }},
+      {"one W_V cell, last layer", [](Model& m, Matrix&) { m.layers[2].heads[1].W_V(0, 3) += 0.75f; }},
       {"W_O", [](Model& m, Matrix&) { m.layers[1].W_O(4, 4) = -3.0f; }},
       {"prune a head", [](Model& m, Matrix&) { m.layers[0].heads[2].pruned = true; }},
       {"a pruned head's weights", [](Model& m, Matrix&) { m.layers[0].heads[2].W_Q(1, 1) = 4.0f; }},
       {"unprune it", [](Model& m, Matrix&) { m.layers[0].heads[2].pruned = false; }},
       {"causal", [](Model& m, Matrix&) { m.causal = true; }},
       {"not causal", [](Model& m, Matrix&) { m.causal = false; }},
+      {"causal and a W_K cell", [](Model& m, Matrix&) { m.causal = true; m.layers[1].heads[2].W_K(3, 1) = 0.5f; }},
+      {"not causal and a W_V cell", [](Model& m, Matrix&) { m.causal = false; m.layers[1].heads[2].W_V(3, 1) = 0.5f; }},
       {"one input row", [](Model&, Matrix& x) { x(2, 3) += 1.0f; }},
       {"a longer input", [&rng](Model&, Matrix& x) { x = test_util::random_matrix(9, 32, rng); }},
       {"more heads", [](Model& m, Matrix&) { set_head_count(m, 1, 6); }},
