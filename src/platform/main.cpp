@@ -20,6 +20,7 @@
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl.h"
+#include "platform/key_event_trickle.h"
 #include "ui/head_caption.h"
 #include "ui/lab_window.h"
 #include "ui/theme.h"
@@ -38,6 +39,7 @@ struct Platform {
   headlab::app::Controller* controller = nullptr;
   headlab::app::TrainingSession training;  // in-page training (issue 7), outside the undo history
   headlab::ui::LabUiState ui;
+  headlab::platform::KeyEventTrickle key_events;
   headlab::ui::UiText text;
   std::vector<headlab::Preset> presets;
   headlab::ui::FontFiles fonts;
@@ -167,12 +169,24 @@ void queue_history_key(const SDL_Event& event, headlab::ui::LabUiState& ui) {
   else if (key == SDLK_y) ui.history_keys.push_back(headlab::ui::HistoryKey::redo);
 }
 
+// The SDL backend reads the modifiers from SDL_GetModState(), which is already the state after
+// every queued event; a held-back event carries its own, which is what ImGui must see with it.
+void process_event(SDL_Event& event) {
+  ImGui_ImplSDL2_ProcessEvent(&event);
+  if (event.type != SDL_KEYDOWN && event.type != SDL_KEYUP) return;
+  ImGuiIO& io = ImGui::GetIO();
+  const Uint16 mod = event.key.keysym.mod;
+  io.KeyShift = (mod & KMOD_SHIFT) != 0;
+  io.KeyCtrl = (mod & KMOD_CTRL) != 0;
+  io.KeyAlt = (mod & KMOD_ALT) != 0;
+  io.KeySuper = (mod & KMOD_GUI) != 0;
+}
+
 void frame(void* arg) {
   Platform& p = *static_cast<Platform*>(arg);
-  SDL_Event event;
-  while (SDL_PollEvent(&event)) {
+  for (SDL_Event& event : p.key_events.next_frame()) {
     queue_history_key(event, p.ui);
-    ImGui_ImplSDL2_ProcessEvent(&event);
+    process_event(event);
   }
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.

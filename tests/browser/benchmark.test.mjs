@@ -70,6 +70,33 @@ test('benchmark refuses bad arguments with a message; the page keeps working', a
   await context.close();
 });
 
+test('benchmarkAnalysis: the issue-4 workload, full recompute and one-head change', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  const full = await page.evaluate(() => window.headlab.benchmarkAnalysis({ reps: 3 }));
+  assert.deepEqual([full.n, full.d_model, full.layers, full.heads], [32, 64, 4, 16]);
+  assert.equal(full.change, 'every_head');
+  assert.equal(full.heads_rescored, 64, 'two models with different seeds: every head changes');
+  assert.equal(full.has_gold, false);
+  positive(full.median_ms, 'median_ms');
+  positive(full.parts.redundancy_ms, 'redundancy_ms');
+  positive(full.parts.importance_ms, 'importance_ms');
+  assert.ok(full.min_ms <= full.median_ms);
+  const one = await page.evaluate(() => window.headlab.benchmarkAnalysis({ reps: 2, change: 'one_head' }));
+  assert.equal(one.heads_rescored, 1, 'a one-head edit in the last layer rescores that head only');
+  positive(one.median_ms, 'median_ms');
+  const gold = await page.evaluate(() => window.headlab.benchmarkAnalysis({ reps: 2, gold: true, d_model: 128 }));
+  assert.equal(gold.has_gold, true);
+  assert.equal(gold.n, 16);
+  assert.equal(gold.d_model, 128);
+  const refused = await page.evaluate(() => {
+    try { window.headlab.benchmarkAnalysis({ d_model: 20 }); return null; } catch (e) { return String(e.message || e); }
+  });
+  assert.match(refused ?? '', /d_model/, 'a d_model that is not a multiple of 16 is refused with its name');
+  await frames(page);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('benchmarkLesson: one edit on the lesson-size model, with its parts', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   const r = await page.evaluate(() => window.headlab.benchmarkLesson({ reps: 3 }));

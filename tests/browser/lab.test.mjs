@@ -103,6 +103,44 @@ test('exact entry by double-click refuses text that is not a number', async () =
   await context.close();
 });
 
+test('keys pressed and released between two frames still count: Ctrl-click, Ctrl+A, Enter', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'editor/tab/W_Q');
+  const cell = center(await rectOf(page, 'editor/cell/2/1'));
+  await page.mouse.move(cell.x, cell.y);
+  await frames(page, 2);
+  // Each burst is dispatched in one task, so the page cannot draw a frame in the middle of it:
+  // exactly what a quick tap on a slow frame looks like to ImGui.
+  const burst = (steps) => page.evaluate((list) => {
+    const canvas = document.querySelector('canvas');
+    for (const [target, type, init] of list)
+      (target === 'canvas' ? canvas : window).dispatchEvent(
+        type.startsWith('mouse') ? new MouseEvent(type, { bubbles: true, ...init }) : new KeyboardEvent(type, { bubbles: true, ...init }));
+  }, steps);
+  const ctrl = { key: 'Control', code: 'ControlLeft', keyCode: 17 };
+  const at = { clientX: cell.x, clientY: cell.y, button: 0 };
+  await burst([['window', 'keydown', { ...ctrl, ctrlKey: true }],
+               ['canvas', 'mousedown', { ...at, ctrlKey: true }], ['canvas', 'mouseup', { ...at, ctrlKey: true }],
+               ['window', 'keyup', ctrl]]);
+  await frames(page, 3);
+  await page.keyboard.type('12');
+  await frames(page, 2);
+  await burst([['window', 'keydown', { ...ctrl, ctrlKey: true }],
+               ['window', 'keydown', { key: 'a', code: 'KeyA', keyCode: 65, ctrlKey: true }],
+               ['window', 'keyup', { key: 'a', code: 'KeyA', keyCode: 65, ctrlKey: true }],
+               ['window', 'keyup', ctrl]]);
+  await frames(page, 2);
+  await page.keyboard.type('-7.25');
+  await frames(page, 2);
+  const enter = { key: 'Enter', code: 'Enter', keyCode: 13 };
+  await burst([['window', 'keydown', enter], ['window', 'keyup', enter]]);
+  await frames(page, 4);
+  const value = (await page.evaluate(() => window.headlab.state())).layers[0].heads[0].W_Q[2][1];
+  assert.equal(value, -7.25, 'Ctrl-click opened the entry, Ctrl+A selected the 12, Enter set the value');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('export the heatmap as PNG from the Export menu', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   const button = await rectOf(page, 'export/png');
