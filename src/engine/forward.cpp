@@ -41,7 +41,6 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
   }
 }
 
-
 void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out) {
   out.resize(in.rows(), in.cols());
   for (Eigen::Index i = 0; i < in.rows(); ++i) {

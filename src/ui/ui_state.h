@@ -64,9 +64,8 @@ struct LabUiState {
   int training_seed = 1;
 
   bool show_help = false;
-  // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y pressed since the last frame, in order. ImGui 1.86
-  // keeps only key state per frame, so a chord pressed and released within one slow frame would be
-  // lost; the platform queues each key-down event here instead.
+  // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y pressed since the last frame, in order, one per
+  // key-down event the platform saw (so Cmd works on a Mac and a held chord undoes once).
   std::vector<HistoryKey> history_keys;
   ExportKind pending_export = ExportKind::none;
 

@@ -19,6 +19,8 @@ namespace headlab::analysis {
 struct RedundancyWorkspace {
   Matrix smoothed;                    // (h * n, n) smoothed rows of every head, head-major
   std::vector<float> entropies;       // (h * n) entropy of each smoothed row
+  std::vector<float> terms;           // (n * n) -m ln m of one head pair's mixture, entry by entry
+  std::vector<float> mixture_entropies; // (n) entropy of each row of that mixture
   Matrix previous_attention;          // (h * n, n) the attention the smoothed rows came from
   Matrix previous_distance;           // (h, h) the distances computed from them
   bool previous_causal = false;
