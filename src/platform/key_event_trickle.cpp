@@ -1,6 +1,7 @@
 #include "platform/key_event_trickle.h"
 
-#include <algorithm>
+#include <bitset>
+#include <cstddef>
 
 namespace headlab::platform {
 
@@ -14,21 +15,21 @@ bool is_key_event(const SDL_Event& event) { return event.type == SDL_KEYDOWN || 
 
 }  // namespace
 
-std::vector<SDL_Event> KeyEventTrickle::next_frame() {
+const std::vector<SDL_Event>& KeyEventTrickle::next_frame() {
   SDL_Event event;
   while (SDL_PollEvent(&event)) pending_.push_back(event);
-  std::vector<SDL_Event> frame;
+  frame_.clear();
   if (pending_.size() > kMaxPending) {
-    frame.assign(pending_.begin(), pending_.end());
+    frame_.assign(pending_.begin(), pending_.end());
     pending_.clear();
-    return frame;
+    return frame_;
   }
-  std::vector<SDL_Scancode> changed;  // keys that already went up or down this frame
+  std::bitset<SDL_NUM_SCANCODES> changed;  // keys that already went up or down this frame
   while (!pending_.empty()) {
     const SDL_Event& next = pending_.front();
     if (is_key_event(next)) {
       const SDL_Scancode key = next.key.keysym.scancode;
-      if (std::find(changed.begin(), changed.end(), key) != changed.end()) {
+      if (changed[key]) {
         // An auto-repeat adds nothing ImGui does not do itself from the held state: drop it
         // rather than let a held key pile up events on a slow page.
         if (next.type == SDL_KEYDOWN && next.key.repeat) {
@@ -37,12 +38,12 @@ std::vector<SDL_Event> KeyEventTrickle::next_frame() {
         }
         break;  // this and everything after it wait for the next frame, keeping their order
       }
-      changed.push_back(key);
+      changed[key] = true;
     }
-    frame.push_back(next);
+    frame_.push_back(next);
     pending_.pop_front();
   }
-  return frame;
+  return frame_;
 }
 
 }  // namespace headlab::platform

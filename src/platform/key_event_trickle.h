@@ -6,7 +6,6 @@
 // for the following frames, so every press reaches ImGui as a press.
 #include <SDL.h>
 
-#include <cstddef>
 #include <deque>
 #include <vector>
 
@@ -14,11 +13,13 @@ namespace headlab::platform {
 
 class KeyEventTrickle {
  public:
-  // All newly polled SDL events are appended; returns this frame's share, oldest first.
-  std::vector<SDL_Event> next_frame();
+  // All newly polled SDL events are appended; returns this frame's share, oldest first, valid
+  // until the next call.
+  const std::vector<SDL_Event>& next_frame();
 
  private:
   std::deque<SDL_Event> pending_;
+  std::vector<SDL_Event> frame_;  // kept between frames so a frame allocates nothing
 };
 
 }  // namespace headlab::platform

@@ -171,7 +171,7 @@ void queue_history_key(const SDL_Event& event, headlab::ui::LabUiState& ui) {
 
 // The SDL backend reads the modifiers from SDL_GetModState(), which is already the state after
 // every queued event; a held-back event carries its own, which is what ImGui must see with it.
-void process_event(SDL_Event& event) {
+void process_event(const SDL_Event& event) {
   ImGui_ImplSDL2_ProcessEvent(&event);
   if (event.type != SDL_KEYDOWN && event.type != SDL_KEYUP) return;
   ImGuiIO& io = ImGui::GetIO();
@@ -184,7 +184,7 @@ void process_event(SDL_Event& event) {
 
 void frame(void* arg) {
   Platform& p = *static_cast<Platform*>(arg);
-  for (SDL_Event& event : p.key_events.next_frame()) {
+  for (const SDL_Event& event : p.key_events.next_frame()) {
     queue_history_key(event, p.ui);
     process_event(event);
   }

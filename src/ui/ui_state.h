@@ -65,7 +65,9 @@ struct LabUiState {
 
   bool show_help = false;
   // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y pressed since the last frame, in order, one per
-  // key-down event the platform saw (so Cmd works on a Mac and a held chord undoes once).
+  // key-down event the platform saw. Taken from SDL's key symbols rather than ImGui's key map, which
+  // is by scancode: Z is then the key labelled Z on any layout (AZERTY, QWERTZ), Cmd works on a Mac
+  // and a held chord undoes once.
   std::vector<HistoryKey> history_keys;
   ExportKind pending_export = ExportKind::none;
 
