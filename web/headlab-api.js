@@ -6,9 +6,31 @@
   const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
   ready.catch(() => {});  // a failed start is reported on the page; no unhandled rejection
 
+  // Calls an exported C function with one string argument and a string result. The argument is
+  // copied into the wasm heap, not onto its stack as Module.ccall would: a model file or saved state
+  // is easily larger than the 5 MB stack, and overflowing it overwrote the module's memory.
+  function callWithString(name, text) {
+    const size = Module.lengthBytesUTF8(text) + 1;
+    const pointer = Module._malloc(size);
+    if (!pointer) throw new Error('HeadLab is out of memory for a request of ' + size + ' bytes');
+    try {
+      Module.stringToUTF8(text, pointer, size);
+      return Module.UTF8ToString(Module['_' + name](pointer));
+    } finally {
+      Module._free(pointer);
+    }
+  }
+
   function call(request) {
-    if (!window.Module || !Module.ccall) throw new Error('HeadLab is not loaded yet');
-    const text = Module.ccall('headlab_call', 'string', ['string'], [JSON.stringify(request)]);
+    if (!window.Module || !Module.calledRun) throw new Error('HeadLab is not loaded yet');
+    if (window.headlabCrash.stopped) throw new Error('HeadLab has stopped after an internal error; reload the page');
+    let text;
+    try {
+      text = callWithString('headlab_call', JSON.stringify(request));
+    } catch (error) {
+      if (window.headlabCrash.isTrap(error)) window.headlabCrash.stop(error.message);
+      throw error;
+    }
     const response = JSON.parse(text);
     if (!response.ok) throw new Error(response.error);
     return response.result;
@@ -51,7 +73,8 @@
     undo: () => call({ op: 'undo' }),
     // Screen rectangle {x, y, width, height} (CSS pixels) of a named widget, or null
     // (names: src/ui/widget_ids.h, e.g. "heads/plus", "editor/cell/5/0", "overview/head/0/2").
-    widgetRect: (name) => JSON.parse(Module.ccall('headlab_widget_rect', 'string', ['string'], [String(name)])),
+    widgetRect: (name) => (window.headlabCrash.stopped ? null
+      : JSON.parse(callWithString('headlab_widget_rect', String(name)))),
     // The last export made through the Export menu: {kind, name, ...}.
     lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),
@@ -70,6 +93,7 @@
     benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
     benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer}
     benchmarkAnalysis: (options = {}) => call({ op: 'benchmarkAnalysis', ...numbers(options) }),  // {reps, d_model, gold, change}
+    _callWithString: callWithString,
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),
   };

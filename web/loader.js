@@ -68,7 +68,10 @@
       restored.then(() => window.headlab._resolveReady());
     },
     onFatal(message) { fail('HeadLab could not start: ' + message); },
-    onAbort(what) { fail('HeadLab stopped because of an internal error (' + what + '). Reload the page to start again.'); },
+    onAbort(what) {
+      if (window.Module.calledRun) window.headlabCrash.stop(what);
+      else fail('HeadLab could not start: ' + what);
+    },
     print(text) { console.log(text); },
     printErr(text) { console.warn(text); },
   };

@@ -6,9 +6,12 @@
 (function () {
   const STORAGE_KEY = 'headlab.state';
   const BACKUP_PREFIX = 'headlab.state.unreadable.';
+  // Set while saved work is being restored and cleared once frames have been drawn with it: if it is
+  // still there at start, restoring that work stopped the engine last time.
+  const RESTORING_KEY = 'headlab.restoring';
   const LINK_PREFIX = '#s=';
   const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
-  const AUTOSAVE_MS = 700;
+  const AUTOSAVE_MS = 500;  // a change is saved within two ticks
 
   // A visible toast (and the ARIA live region) for messages about saving and loading.
   function notify(text, level = 'info') {
@@ -47,20 +50,28 @@
     }
   }
 
-  let lastKey = '';
+  // A state is saved only once it has been seen on two autosave ticks in a row, so the page has drawn
+  // it for a while: a state that stops the engine at once is never written over the last good save.
+  // After a stop nothing is written at all.
+  let seenKey = '';
+  let savedKey = '';
   let lastSaved = '';
-  function autosave() {
+  function autosave(now = false) {
     const store = storage();
-    if (!store) return;
+    if (!store || window.headlabCrash.stopped) return;
     let key;
     try { key = window.headlab.request({ op: 'stateKey' }); } catch (e) { return; }
-    if (key === lastKey) return;
-    lastKey = key;
-    const text = window.headlab.saveState();
+    const settled = now === true || key === seenKey;
+    seenKey = key;
+    if (!settled || key === savedKey) return;
+    let text;
+    try { text = window.headlab.saveState(); } catch (e) { return; }
+    savedKey = key;
     if (text === lastSaved) return;
     try {
       store.setItem(STORAGE_KEY, text);
       lastSaved = text;
+      window.headlabPersistence.lastSavedAt = Date.now();
     } catch (e) {
       notify('Autosave failed (browser storage is full or disabled). Export your model to keep it.', 'warning');
     }
@@ -85,17 +96,28 @@
     const store = storage();
     const saved = store && store.getItem(STORAGE_KEY);
     let loaded = false;
-    if (saved) {
+    if (saved && store.getItem(RESTORING_KEY)) {
+      keepAside(store, saved, 'restoring it stopped HeadLab last time');
+    } else if (saved) {
       let error = '';
+      try { store.setItem(RESTORING_KEY, '1'); } catch (e) { /* storage full: restore without the guard */ }
       try { window.headlab.loadState(saved); loaded = true; } catch (e) { error = e.message; }
-      if (error) {
-        // Keep what was stored so nothing is lost, and start clean.
-        const backup = BACKUP_PREFIX + new Date().toISOString();
-        try { store.setItem(backup, saved); store.removeItem(STORAGE_KEY); } catch (e) { /* storage full: leave it */ }
-        notify(`Your saved work could not be restored (${error}). It was kept under "${backup}" in this browser's storage; starting clean.`, 'error');
-      }
+      if (error) keepAside(store, saved, error);
+      else afterFrames(2, () => { try { store.removeItem(RESTORING_KEY); } catch (e) { /* ignore */ } });
     }
     openLinkInAddressBar(loaded);
+  }
+
+  // Keeps saved work that cannot be restored under a dated key, so nothing is lost, and starts clean.
+  function keepAside(store, saved, why) {
+    const backup = BACKUP_PREFIX + new Date().toISOString();
+    try { store.setItem(backup, saved); store.removeItem(STORAGE_KEY); store.removeItem(RESTORING_KEY); } catch (e) { /* storage full: leave it */ }
+    notify(`Your saved work could not be restored (${why}). It was kept under "${backup}" in this browser's storage; starting clean.`, 'error');
+  }
+
+  function afterFrames(count, then) {
+    if (count <= 0) then();
+    else requestAnimationFrame(() => afterFrames(count - 1, then));
   }
 
   async function copyLink() {
@@ -145,8 +167,8 @@
     try { await restore(); } catch (e) { notify('Saved work could not be restored: ' + e.message, 'error'); }
     setInterval(autosave, AUTOSAVE_MS);
     window.addEventListener('hashchange', () => openLinkInAddressBar(true));  // a link pasted into an open tab
-    window.addEventListener('pagehide', autosave);
+    window.addEventListener('pagehide', () => autosave(true));
   }
 
-  window.headlabPersistence = { start, copyLink, pickFile, readFile, notify, autosave, lastLink: '' };
+  window.headlabPersistence = { start, copyLink, pickFile, readFile, notify, autosave, lastLink: '', lastSavedAt: 0 };
 })();

@@ -11,7 +11,7 @@
   input.className = 'touch-input';
   document.addEventListener('DOMContentLoaded', () => document.body.appendChild(input));
   input.addEventListener('input', () => {
-    if (input.value && window.Module && Module.ccall) Module.ccall('headlab_text_input', null, ['string'], [input.value]);
+    if (input.value && window.Module && Module.calledRun) window.headlab._callWithString('headlab_text_input', input.value);
     input.value = '';
   });
   window.headlabTouchKeyboard = (active) => {

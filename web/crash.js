@@ -1,0 +1,44 @@
+// When the engine traps (a WebAssembly RuntimeError, or an Emscripten abort) its memory can no
+// longer be trusted and every later call would fail: stop asking it anything, say so in plain words,
+// offer a reload, and stop autosave so the last good save is what the reload restores.
+'use strict';
+(function () {
+  let stopped = false;
+
+  function isTrap(error) {
+    if (!error) return false;
+    if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) return true;
+    return /^(RuntimeError|Aborted\()/.test(String(error.name === 'RuntimeError' ? 'RuntimeError' : error.message || error));
+  }
+
+  function savedAt() {
+    const time = window.headlabPersistence && window.headlabPersistence.lastSavedAt;
+    return time ? ' (saved at ' + new Date(time).toLocaleTimeString() + ')' : '';
+  }
+
+  function stop(what) {
+    if (stopped) return;
+    stopped = true;
+    const overlay = document.getElementById('overlay');
+    const status = document.getElementById('status');
+    const reload = document.getElementById('reload');
+    overlay.classList.remove('hidden');
+    overlay.classList.add('stopped');
+    status.className = 'error';
+    status.textContent = 'HeadLab hit an internal error and stopped (' + String(what).slice(0, 200) + '). ' +
+      'Your work up to the last autosave' + savedAt() + ' is kept in this browser and comes back when ' +
+      'you reload. Sorry about that.';
+    document.querySelector('#overlay .bar').style.display = 'none';
+    reload.hidden = false;
+    reload.focus();
+    if (window.headlab && window.headlab._rejectReady) window.headlab._rejectReady(new Error(String(what)));
+  }
+
+  document.getElementById('reload').addEventListener('click', () => location.reload());
+  window.addEventListener('error', (event) => { if (isTrap(event.error)) stop(event.error.message); });
+  window.addEventListener('unhandledrejection', (event) => {
+    if (isTrap(event.reason)) stop(event.reason.message);
+  });
+
+  window.headlabCrash = { isTrap, stop, get stopped() { return stopped; } };
+})();
