@@ -19,8 +19,7 @@
 #include "engine/assets.h"
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
-#include "imgui_impl_sdl.h"
-#include "platform/key_event_trickle.h"
+#include "imgui_impl_sdl2.h"
 #include "ui/head_caption.h"
 #include "ui/lab_window.h"
 #include "ui/theme.h"
@@ -39,7 +38,6 @@ struct Platform {
   headlab::app::Controller* controller = nullptr;
   headlab::app::TrainingSession training;  // in-page training (issue 7), outside the undo history
   headlab::ui::LabUiState ui;
-  headlab::platform::KeyEventTrickle key_events;
   headlab::ui::UiText text;
   std::vector<headlab::Preset> presets;
   headlab::ui::FontFiles fonts;
@@ -169,24 +167,15 @@ void queue_history_key(const SDL_Event& event, headlab::ui::LabUiState& ui) {
   else if (key == SDLK_y) ui.history_keys.push_back(headlab::ui::HistoryKey::redo);
 }
 
-// The SDL backend reads the modifiers from SDL_GetModState(), which is already the state after
-// every queued event; a held-back event carries its own, which is what ImGui must see with it.
-void process_event(const SDL_Event& event) {
-  ImGui_ImplSDL2_ProcessEvent(&event);
-  if (event.type != SDL_KEYDOWN && event.type != SDL_KEYUP) return;
-  ImGuiIO& io = ImGui::GetIO();
-  const Uint16 mod = event.key.keysym.mod;
-  io.KeyShift = (mod & KMOD_SHIFT) != 0;
-  io.KeyCtrl = (mod & KMOD_CTRL) != 0;
-  io.KeyAlt = (mod & KMOD_ALT) != 0;
-  io.KeySuper = (mod & KMOD_GUI) != 0;
-}
-
 void frame(void* arg) {
   Platform& p = *static_cast<Platform*>(arg);
-  for (const SDL_Event& event : p.key_events.next_frame()) {
+  // ImGui's input queue keeps every key and button transition, in order, with the modifiers of its
+  // own event, and spreads them over frames: a key pressed and released between two frames still
+  // reaches the widgets as a press. Touch arrives as mouse events marked as touch by the backend.
+  SDL_Event event;
+  while (SDL_PollEvent(&event)) {
     queue_history_key(event, p.ui);
-    process_event(event);
+    ImGui_ImplSDL2_ProcessEvent(&event);
   }
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.

@@ -75,11 +75,11 @@ class TrainingPanel : public ::testing::Test {
     ASSERT_TRUE(ui.widget_rects.count(name)) << name;
     const Rect r = ui.widget_rects.at(name);
     ImGuiIO& io = ImGui::GetIO();
-    io.MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
+    io.AddMousePosEvent(r.x + r.w / 2, r.y + r.h / 2);
     frame(controller, session);
-    io.MouseDown[0] = true;
+    io.AddMouseButtonEvent(ImGuiMouseButton_Left, true);
     frame(controller, session);
-    io.MouseDown[0] = false;
+    io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
     frame(controller, session);
   }
 
