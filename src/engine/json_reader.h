@@ -13,8 +13,13 @@
 //   long long version = 0;
 //   if (!r.integer(r.field(doc, "", "version"), "version", 1, 1000000, version)) return failure(r.error());
 //
-// Calls that take a `const json*` accept the result of field()/optional_field(): nullptr means
-// "missing" (an error already recorded by field(), or an absent optional field).
+// Calls that take a `const json*` accept the result of field() or optional_field() directly. After
+// field() a missing member is already recorded as "<path>: missing"; a nullptr from
+// optional_field() makes the call record its own "expected ..." message (an API request that
+// leaves out "steps" reads "steps: expected an integer in 1..5000"). An optional member that may
+// be left out is read as
+//
+//   if (const json* v = JsonReader::optional_field(doc, "causal"); v && !r.boolean(v, "causal", causal)) ...
 #include <cstddef>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
