@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "engine/training/gold_corpus.h"
 #include "engine/training/grammar.h"
 
 namespace headlab::app {
@@ -25,11 +26,6 @@ void timed_step(training::Trainer& trainer, double& step_seconds) {
   step_seconds = step_seconds <= 0.0 ? took : 0.9 * step_seconds + 0.1 * took;
 }
 
-bool excluded(const analysis::LabelConfig& config, const std::string& relation) {
-  return std::find(config.syntactic_excluded_relations.begin(), config.syntactic_excluded_relations.end(), relation) !=
-         config.syntactic_excluded_relations.end();
-}
-
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -43,40 +39,20 @@ int total_heads(const Model& model) {
 
 }  // namespace
 
-std::vector<HeadRole> label_heads(const training::ArcReport& report, const analysis::LabelConfig& config) {
-  std::vector<HeadRole> roles;
-  roles.reserve(report.heads.size());
-  for (const training::HeadScores& h : report.heads) {
-    HeadRole role;
-    // The best relation: widest margin over its fixed-offset baseline, same direction.
-    HeadRole syntax;
-    float best_margin = -1.0f;
-    for (std::size_t r = 0; r < report.relations.size(); ++r) {
-      if (report.control[r] || report.baselines[r].arcs == 0) continue;
-      for (int direction = 0; direction < 2; ++direction) {
-        // The verb attending to the final "!" is where a delimiter head looks, not syntax; the
-        // other direction (the punctuation finding its verb) is a real, predictive arc.
-        if (direction == training::kHeadToDependent && excluded(config, report.relations[r])) continue;
-        const float accuracy = h.arc_accuracy[direction][r], baseline = report.baselines[r].accuracy[direction];
-        if (accuracy - baseline > best_margin) {
-          best_margin = accuracy - baseline;
-          syntax = {"syntactic:" + report.relations[r], accuracy, baseline, direction};
-        }
-      }
-    }
-    const bool strict_previous = h.previous_argmax >= config.previous_token_strict_share && h.previous_token > config.previous_token;
-    const bool strict_next = h.next_argmax >= config.next_token_strict_share && h.next_token > config.next_token;
-    if (h.cls > config.cls) role = {"cls", h.cls, config.cls};
-    else if (h.delimiter > config.delimiter) role = {"delimiter", h.delimiter, config.delimiter};
-    else if (strict_previous) role = {"previous_token", h.previous_token, config.previous_token};
-    else if (strict_next) role = {"next_token", h.next_token, config.next_token};
-    else if (best_margin >= config.syntactic_margin) role = syntax;
-    else if (h.previous_token > config.previous_token) role = {"previous_token", h.previous_token, config.previous_token};
-    else if (h.next_token > config.next_token) role = {"next_token", h.next_token, config.next_token};
-    else if (h.self > config.self) role = {"self", h.self, config.self};
-    roles.push_back(std::move(role));
+HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config) {
+  HeadRole role;
+  const analysis::HeadLabel& label = head.label;
+  if (label.mixed) return role;
+  role.label = label.label;
+  role.score = head.scores.score(label.primary);
+  if (const analysis::RelationScore* relation = head.scores.syntactic.best_relation();
+      relation && label.primary == analysis::Role::syntactic) {
+    role.baseline = relation->baseline;
+    role.direction = relation->head_to_dependent ? training::kHeadToDependent : training::kDependentToHead;
+  } else {
+    role.baseline = analysis::role_status(head.scores, config)[static_cast<int>(label.primary)].threshold;
   }
-  return roles;
+  return role;
 }
 
 TrainingSession::TrainingSession() = default;
@@ -102,9 +78,13 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate) {
   trainer_ = std::move(trainer).value();
   settings_.seed = seed;
   settings_.learning_rate = config.learning_rate;
-  if (held_out_.empty())
+  if (held_out_.empty()) {
     held_out_ = training::held_out_sentences(*grammar_, kHeldOutSeed, settings_.held_out_count,
                                              config.architecture.special_tokens);
+    std::string ignored;  // a broken labels.json falls back to the same built-in thresholds as the lab
+    label_resources_.config = training::label_config_for(analysis::load_label_config(&ignored), *grammar_);
+    label_resources_.gold = training::gold_corpus(held_out_, *grammar_);
+  }
   timeline_.clear();
   probe_data_.reset();
   probes_ = {};
@@ -147,7 +127,10 @@ void TrainingSession::sample_timeline() {
   sample.held_out_loss =
       training::held_out_loss(trainer.model(), *grammar_, held_out_, config.objective, config.masking, kHeldOutSeed);
   const training::HeldOutSet set = training::evaluate_sentences(trainer.model(), *grammar_, held_out_);
-  sample.heads = label_heads(training::arc_report(set, *grammar_), label_config_);
+  const std::vector<analysis::PooledHead> labels =
+      analysis::label_heads_pooled(set.tokens, set.traces, trainer.model().causal, label_resources_);
+  sample.heads.reserve(labels.size());
+  for (const analysis::PooledHead& head : labels) sample.heads.push_back(head_role(head, label_resources_.config));
   timeline_.push_back(std::move(sample));
 }
 

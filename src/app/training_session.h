@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/controller.h"
-#include "engine/analysis/label_config.h"
+#include "engine/analysis/pooled_labels.h"
 #include "engine/training/compare.h"
 #include "engine/training/evaluation.h"
 #include "engine/training/probe.h"
@@ -40,13 +40,12 @@ inline constexpr float kMinLearningRate = 1e-4f, kMaxLearningRate = 3e-2f;
 // The comparison pauses itself here (the learner can press play again to go on).
 inline constexpr int kComparisonTargetSteps = 1500;
 
-// What one head does at one moment, measured on the held-out sentences with gold arcs
-// (training/evaluation.h: Clark et al. 2019 arc accuracy against the best fixed offset).
+// What one head does at one moment: the lab's label (analysis/pooled_labels.h, thresholds of
+// assets/labels.json) over the held-out sentences and their gold arcs.
 struct HeadRole {
-  std::string label = "mixed";  // "previous_token", "next_token", "self", "cls", "delimiter",
-                                // "syntactic:<relation>" or "mixed" (ids as in analysis/roles.h)
-  float score = 0.0f;           // arc accuracy (syntactic) or mean attention (the others); mixed: 0
-  float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the threshold
+  std::string label = "mixed";  // a role id, "syntactic:<relation>" or "mixed" (ids as in analysis/roles.h)
+  float score = 0.0f;           // the role's score (syntactic: arc accuracy); mixed: 0
+  float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the role's threshold
   int direction = training::kDependentToHead;  // syntactic: which end of the arc attends
 };
 
@@ -57,11 +56,8 @@ struct TimelineSample {
   std::vector<HeadRole> heads;  // layer-major
 };
 
-// Labels every head of `report` with the thresholds of `config` (assets/labels.json): [CLS] and
-// delimiter sinks first, strictly positional heads next, then the relation beaten by the widest
-// margin over its baseline, then previous / next token and self; control relations never count,
-// nor does the verb attending to the final punctuation (that is the delimiter role).
-std::vector<HeadRole> label_heads(const training::ArcReport& report, const analysis::LabelConfig& config);
+// The timeline's form of one pooled head label; `config` gives the threshold of non-syntactic roles.
+HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config);
 
 struct ProbeProgress {
   int step = -1;                           // trainer step the probes describe; -1: never run
@@ -137,10 +133,11 @@ class TrainingSession {
   void update_rates(double now);
 
   TrainingSettings settings_;
-  analysis::LabelConfig label_config_;
   std::shared_ptr<const training::Grammar> grammar_;
   std::optional<training::Trainer> trainer_;
   std::vector<training::Sentence> held_out_;
+  // The lab's thresholds and the held-out sentences as gold annotations, for labelling heads.
+  analysis::Resources label_resources_;
   std::vector<TimelineSample> timeline_;
   bool running_ = false;
   std::string error_;

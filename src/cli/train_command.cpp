@@ -131,7 +131,7 @@ void print_head_table(const Model& model, const Grammar& grammar, const std::vec
   std::printf("\nbaseline                         ");
   for (const RelationBaseline& b : report.baselines) std::printf("  %.2f/%.2f", b.accuracy[0], b.accuracy[1]);
   std::printf("\n");
-  for (const HeadScores& h : report.heads) {
+  for (const HeadArcScores& h : report.heads) {
     std::printf("L%dH%d  %.2f  %.2f  %.2f  %.2f  %.2f ", h.layer, h.head, h.previous_token, h.next_token, h.self,
                 h.cls, h.delimiter);
     for (std::size_t r = 0; r < report.relations.size(); ++r)

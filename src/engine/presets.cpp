@@ -6,35 +6,25 @@
 
 #include "engine/assets.h"
 #include "engine/embedding.h"
+#include "engine/json_reader.h"
 
 namespace headlab {
 namespace {
 
 using nlohmann::json;
 
-bool read_entry(const json& value, const std::string& path, PresetEntry& entry, std::string& error) {
-  const auto fail = [&](const std::string& field, const std::string& message) {
-    error = path + field + ": " + message;
+bool read_entry(JsonReader& r, const json& value, const std::string& path, PresetEntry& entry) {
+  if (!r.object(&value, path)) return false;
+  std::string feature;
+  if (!r.one_of<PresetMatrix>(JsonReader::optional_field(value, "matrix"), path + ".matrix",
+                              {{"W_Q", PresetMatrix::W_Q}, {"W_K", PresetMatrix::W_K}, {"W_V", PresetMatrix::W_V}},
+                              entry.matrix) ||
+      !r.string(r.field(value, path, "feature"), path + ".feature", feature, true))
     return false;
-  };
-  if (!value.is_object()) return fail("", "expected an object");
-  const json matrix = value.contains("matrix") ? value["matrix"] : json();
-  if (matrix == "W_Q") entry.matrix = PresetMatrix::W_Q;
-  else if (matrix == "W_K") entry.matrix = PresetMatrix::W_K;
-  else if (matrix == "W_V") entry.matrix = PresetMatrix::W_V;
-  else return fail(".matrix", "expected \"W_Q\", \"W_K\" or \"W_V\"");
-  if (!value.contains("feature") || !value["feature"].is_string()) return fail(".feature", "expected a feature name (embedding.h)");
-  entry.feature = feature_index(value["feature"].get<std::string>());
-  if (entry.feature < 0) return fail(".feature", "unknown feature " + value["feature"].dump());
-  const json& col = value.contains("col") ? value["col"] : json();
-  if (!col.is_number_integer() || col.get<long>() < 0 || col.get<long>() >= kMaxDModel)
-    return fail(".col", "expected an integer in 0.." + std::to_string(kMaxDModel - 1));
-  entry.col = static_cast<int>(col.get<long>());
-  const json& v = value.contains("value") ? value["value"] : json();
-  if (!v.is_number() || !std::isfinite(v.get<double>()) || std::fabs(v.get<double>()) > 1e6)
-    return fail(".value", "expected a finite number of at most 1e6 in size");
-  entry.value = v.get<float>();
-  return true;
+  entry.feature = feature_index(feature);
+  if (entry.feature < 0) return r.fail(path + ".feature", "unknown feature " + json(feature).dump());
+  return r.integer(JsonReader::optional_field(value, "col"), path + ".col", 0, kMaxDModel - 1, entry.col) &&
+         r.number(JsonReader::optional_field(value, "value"), path + ".value", -1e6, 1e6, entry.value);
 }
 
 }  // namespace
@@ -75,8 +65,8 @@ Result<Preset> parse_preset(const std::string& json_text) {
   if (!doc.contains("entries") || !doc["entries"].is_array()) return R::failure("entries: expected an array");
   for (std::size_t i = 0; i < doc["entries"].size(); ++i) {
     PresetEntry entry;
-    std::string error;
-    if (!read_entry(doc["entries"][i], "entries[" + std::to_string(i) + "]", entry, error)) return R::failure(error);
+    JsonReader r;
+    if (!read_entry(r, doc["entries"][i], json_path("entries", i), entry)) return R::failure(r.error());
     preset.entries.push_back(entry);
   }
   const bool uses_positions = std::any_of(preset.entries.begin(), preset.entries.end(), [](const PresetEntry& e) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "engine/embedding.h"
+#include "engine/json_reader.h"
 
 namespace headlab::lessons {
 namespace {
@@ -67,28 +68,34 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       known = true;
     }
   if (!known) return R::failure(path + ".kind: unknown goal kind \"" + kind + "\"");
-  const auto integer = [&](const char* key, int& out) {
-    if (value.contains(key) && value[key].is_number_integer()) out = value[key].get<int>();
+  // Optional fields: absent keeps the default, present must have the right type and range.
+  JsonReader r;
+  const auto integer = [&](const char* key, long long lo, long long hi, int& out) {
+    const json* v = JsonReader::optional_field(value, key);
+    return !v || r.integer(v, json_path(path, key), lo, hi, out);
   };
+  // Token and row names may be given as text or as an index.
   const auto text = [&](const char* key, std::string& out) {
-    if (value.contains(key) && value[key].is_string()) out = value[key].get<std::string>();
-    else if (value.contains(key) && value[key].is_number_integer()) out = std::to_string(value[key].get<int>());
+    const json* v = JsonReader::optional_field(value, key);
+    if (!v) return true;
+    if (v->is_number_integer()) {
+      out = std::to_string(v->get<long long>());
+      return true;
+    }
+    return r.string(v, json_path(path, key), out);
   };
-  integer("layer", g.layer);
-  integer("head", g.head);
-  integer("head_a", g.head);
-  integer("head_b", g.head_b);
-  integer("col", g.col);
-  text("label", g.label);
-  text("role", g.role);
-  text("from", g.from);
-  text("to", g.to);
-  text("matrix", g.matrix);
-  text("row", g.row);
-  for (const char* key : {"min", "min_score"})
-    if (value.contains(key) && value[key].is_number()) g.min = value[key].get<double>();
-  if (value.contains("max") && value["max"].is_number()) g.max = value["max"].get<double>();
-  if (value.contains("min_selectivity") && value["min_selectivity"].is_number()) g.min_selectivity = value["min_selectivity"].get<double>();
+  const auto number = [&](const char* key, double& out) {
+    const json* v = JsonReader::optional_field(value, key);
+    return !v || r.number(v, json_path(path, key), -1e6, 1e6, out);
+  };
+  const bool fields_ok =
+      integer("layer", 0, kMaxLayers - 1, g.layer) && integer("head", -1, kMaxHeads - 1, g.head) &&
+      integer("head_a", 0, kMaxHeads - 1, g.head) && integer("head_b", 0, kMaxHeads - 1, g.head_b) &&
+      integer("col", 0, kMaxDModel - 1, g.col) && text("label", g.label) && text("role", g.role) &&
+      text("from", g.from) && text("to", g.to) && text("matrix", g.matrix) && text("row", g.row) &&
+      number("min", g.min) && number("min_score", g.min) && number("max", g.max) &&
+      number("min_selectivity", g.min_selectivity);
+  if (!fields_ok) return R::failure(r.error());
   if (g.kind == GoalKind::all || g.kind == GoalKind::any) {
     if (!value.contains("goals") || !value["goals"].is_array() || value["goals"].empty())
       return R::failure(path + ".goals: expected a non-empty array");
@@ -117,7 +124,7 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
   if (g.kind == GoalKind::probe) {
     if (g.head < 0) return R::failure(path + ".head: needs a head");
     std::string task;
-    text("task", task);
+    if (!text("task", task)) return R::failure(r.error());
     if (!analysis::parse_probe_task(task, g.task)) return R::failure(path + ".task: expected \"pos\" or \"previous_pos\"");
   }
   if (g.kind == GoalKind::label) {

@@ -1,33 +1,34 @@
 #include "lessons/lesson.h"
 
 #include "engine/assets.h"
+#include "engine/json_reader.h"
 
 namespace headlab::lessons {
 namespace {
 
 using nlohmann::json;
 
-bool text_field(const json& object, const char* key, const std::string& path, LocalizedText& out, std::string& error) {
-  if (!object.contains(key) || !read_localized_text(object[key], out)) {
-    error = path + "." + key + ": expected {\"en\": \"...\", \"zh\": \"...\"} with both languages";
-    return false;
-  }
+bool text_field(JsonReader& r, const json& object, const char* key, const std::string& path, LocalizedText& out) {
+  const json* value = JsonReader::optional_field(object, key);
+  if (!value || !read_localized_text(*value, out))
+    return r.fail(json_path(path, key), "expected {\"en\": \"...\", \"zh\": \"...\"} with both languages");
   return true;
 }
 
-bool request_list(const json& object, const char* key, const std::string& path, json& out, std::string& error) {
-  if (!object.contains(key)) return true;
-  const json& list = object[key];
-  if (!list.is_array()) {
-    error = path + "." + key + ": expected an array of requests";
-    return false;
-  }
-  for (std::size_t i = 0; i < list.size(); ++i)
-    if (!list[i].is_object() || !list[i].contains("op") || !list[i]["op"].is_string()) {
-      error = path + "." + key + "[" + std::to_string(i) + "]: expected {\"op\": ...}";
+// The requests a step replays (setup, solution): objects with an "op".
+bool request_list(JsonReader& r, const json& object, const char* key, const std::string& path, json& out) {
+  const json* value = JsonReader::optional_field(object, key);
+  if (!value) return true;
+  const std::string at = json_path(path, key);
+  const json* list = r.array(value, at, 0, static_cast<std::size_t>(-1), "requests");
+  if (!list) return false;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    std::string op;
+    const json& request = (*list)[i];
+    if (!r.object(&request, json_path(at, i)) || !r.string(r.field(request, json_path(at, i), "op"), json_path(json_path(at, i), "op"), op, true))
       return false;
-    }
-  out = list;
+  }
+  out = *list;
   return true;
 }
 
@@ -39,41 +40,48 @@ Result<Lesson> parse_lesson(const std::string& json_text) {
   if (doc.is_discarded() || !doc.is_object()) return R::failure("lesson: not a JSON object");
   if (!doc.contains("format") || doc["format"] != "headlab-lesson") return R::failure("format: expected \"headlab-lesson\"");
   Lesson lesson;
-  std::string error;
-  if (!doc.contains("id") || !doc["id"].is_string()) return R::failure("id: expected a string");
-  lesson.id = doc["id"].get<std::string>();
+  JsonReader r;
+  if (!r.string(r.field(doc, "", "id"), "id", lesson.id, true)) return R::failure(r.error());
   const std::string base = lesson.id;
-  if (!text_field(doc, "title", base, lesson.title, error) || !text_field(doc, "summary", base, lesson.summary, error))
-    return R::failure(error);
-  if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty())
-    return R::failure(base + ".steps: expected a non-empty array");
-  for (std::size_t s = 0; s < doc["steps"].size(); ++s) {
-    const json& value = doc["steps"][s];
-    const std::string path = base + ".steps[" + std::to_string(s) + "]";
-    if (!value.is_object()) return R::failure(path + ": expected an object");
+  if (!text_field(r, doc, "title", base, lesson.title) || !text_field(r, doc, "summary", base, lesson.summary))
+    return R::failure(r.error());
+  const json* steps = JsonReader::optional_field(doc, "steps");
+  if (!steps || !steps->is_array() || steps->empty()) return R::failure(base + ".steps: expected a non-empty array");
+  for (std::size_t s = 0; s < steps->size(); ++s) {
+    const json& value = (*steps)[s];
+    const std::string path = json_path(json_path(base, "steps"), s);
+    if (!r.object(&value, path)) return R::failure(r.error());
     Step step;
-    step.id = value.contains("id") && value["id"].is_string() ? value["id"].get<std::string>() : std::to_string(s);
-    if (!text_field(value, "title", path, step.title, error) || !text_field(value, "text", path, step.text, error) ||
-        !text_field(value, "goal_text", path, step.goal_text, error))
-      return R::failure(error);
-    if (value.contains("hints")) {
-      if (!value["hints"].is_array()) return R::failure(path + ".hints: expected an array");
-      for (std::size_t h = 0; h < value["hints"].size(); ++h) {
+    step.id = std::to_string(s);
+    if (const json* id = JsonReader::optional_field(value, "id"); id && !r.string(id, path + ".id", step.id, true))
+      return R::failure(r.error());
+    if (!text_field(r, value, "title", path, step.title) || !text_field(r, value, "text", path, step.text) ||
+        !text_field(r, value, "goal_text", path, step.goal_text))
+      return R::failure(r.error());
+    if (const json* hints = JsonReader::optional_field(value, "hints")) {
+      if (!r.array(hints, path + ".hints", 0, static_cast<std::size_t>(-1), "hints")) return R::failure(r.error());
+      for (std::size_t h = 0; h < hints->size(); ++h) {
         LocalizedText hint;
-        if (!read_localized_text(value["hints"][h], hint))
+        if (!read_localized_text((*hints)[h], hint))
           return R::failure(path + ".hints[" + std::to_string(h) + "]: expected both languages");
         step.hints.push_back(std::move(hint));
       }
     }
-    if (!request_list(value, "setup", path, step.setup, error) || !request_list(value, "solution", path, step.solution, error))
-      return R::failure(error);
-    if (!value.contains("goal")) return R::failure(path + ".goal: missing");
+    if (!request_list(r, value, "setup", path, step.setup) || !request_list(r, value, "solution", path, step.solution))
+      return R::failure(r.error());
+    if (!r.field(value, path, "goal")) return R::failure(r.error());
     Result<Goal> goal = parse_goal(value["goal"], path + ".goal");
     if (!goal.ok()) return R::failure(goal.error());
     step.goal = std::move(goal).value();
-    if (value.contains("highlight") && value["highlight"].is_array())
-      for (const json& id : value["highlight"])
-        if (id.is_string()) step.highlight.push_back(id.get<std::string>());
+    if (const json* highlight = JsonReader::optional_field(value, "highlight")) {
+      if (!r.array(highlight, path + ".highlight", 0, static_cast<std::size_t>(-1), "widget ids"))
+        return R::failure(r.error());
+      for (std::size_t k = 0; k < highlight->size(); ++k) {
+        std::string id;
+        if (!r.string(&(*highlight)[k], json_path(path + ".highlight", k), id, true)) return R::failure(r.error());
+        step.highlight.push_back(std::move(id));
+      }
+    }
     lesson.steps.push_back(std::move(step));
   }
   return lesson;

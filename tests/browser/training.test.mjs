@@ -19,7 +19,8 @@ async function shot(page, name) {
 }
 
 const trainState = (page) => page.evaluate(() => window.headlab.trainState());
-const rolesOf = (state) => state.roles.filter((r) => r.label !== 'mixed');
+// Specialised roles: not "mixed", nor "broad", which fresh, evenly attending heads already read.
+const rolesOf = (state) => state.roles.filter((r) => r.label !== 'mixed' && r.label !== 'broad');
 
 // Counts animation frames in the page from now on: the page is responsive when they keep coming.
 async function countFrames(page) {

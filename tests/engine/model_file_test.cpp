@@ -53,7 +53,7 @@ TEST(ModelFile, ErrorsNameThePathAndShape) {
 
   f = valid_file();
   f["d_model"] = 4;
-  EXPECT_EQ(error_of(f), "d_model: must be between 8 and 512");
+  EXPECT_EQ(error_of(f), "d_model: expected an integer in 8..512");
 
   f = valid_file();
   f["format"] = "other";
@@ -70,6 +70,19 @@ TEST(ModelFile, ErrorsNameThePathAndShape) {
   f = valid_file();
   f["layers"][0]["heads"][0]["W_Q"][0] = {0.1, 0.2, 0.3};
   EXPECT_EQ(error_of(f), "layers[0].heads[0].W_Q: rows have different lengths (3 and 2)");
+
+  f = valid_file();
+  f["layers"][0]["heads"][0]["pruned"] = 1;
+  EXPECT_EQ(error_of(f), "layers[0].heads[0].pruned: expected true or false");
+
+  f = valid_file();
+  f["tokens"] = {"a", 3};
+  f.erase("text");
+  EXPECT_EQ(error_of(f), "tokens[1]: expected a non-empty string");
+
+  f = valid_file();
+  f["layers"][0]["heads"] = json::array();
+  EXPECT_EQ(error_of(f), "layers[0].heads: expected 1 to 16 heads, got 0");
 
   EXPECT_EQ(parse_model_file("{not json").error(), "not valid JSON");
   EXPECT_EQ(parse_model_file("[]").error(), "expected a JSON object");
@@ -97,6 +110,32 @@ TEST(ModelFile, ExplicitXWithTokens) {
   EXPECT_EQ(result.value().input.kind, InputKind::matrix);
   f["X"] = matrix(2, 8);
   EXPECT_EQ(error_of(f), "X: expected 3x8, got 2x8");
+}
+
+// docs/model-format.md: explicit X bypasses the tokenizer and the embedding, so the named
+// features' 24 dimensions are no limit on d_model then (the file need not name an embedding).
+TEST(ModelFile, ExplicitXWorksBelowTheNamedFeatureWidth) {
+  json f = valid_file();
+  f.erase("text");
+  f.erase("embedding");  // the default, named features
+  f["tokens"] = {"a", "b", "c"};
+  f["X"] = matrix(3, 8, 0.5f);
+  auto result = parse_model_file(f.dump());
+  ASSERT_TRUE(result.ok()) << result.error();
+  EXPECT_EQ(result.value().model.d_model, 8);
+  EXPECT_EQ(result.value().model.embedding, Embedding::named_features);
+  EXPECT_EQ(result.value().input.kind, InputKind::matrix);
+  EXPECT_EQ(result.value().input.X.rows(), 3);
+  // Written back, the file names the embedding; it still reads.
+  auto again = parse_model_file(serialize_model_file(result.value()));
+  ASSERT_TRUE(again.ok()) << again.error();
+  EXPECT_EQ(again.value().input.X, result.value().input.X);
+  f.erase("tokens");
+  EXPECT_TRUE(parse_model_file(f.dump()).ok());  // X alone too
+  // Without X the named features build the rows and need their width.
+  f.erase("X");
+  f["text"] = "The fox.";
+  EXPECT_EQ(error_of(f), "d_model: the named-feature embedding needs at least 24");
 }
 
 TEST(ModelFile, RoundTripIsExact) {

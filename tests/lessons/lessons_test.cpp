@@ -77,5 +77,30 @@ TEST_F(LessonsTest, HighlightsNameWidgetsThatExist) {
       }
 }
 
+// Lesson files are read strictly: a field of the wrong type fails at load with its path instead of
+// being ignored (a goal "layer": "1" used to mean layer 0).
+TEST(LessonFiles, BadFieldsNameTheirPath) {
+  using nlohmann::json;
+  const json both = {{"en", "x"}, {"zh", "x"}};
+  const json step = {{"title", both}, {"text", both}, {"goal_text", both},
+                     {"goal", {{"kind", "label"}, {"layer", 0}, {"label", "previous_token"}}}};
+  const json lesson = {{"format", "headlab-lesson"}, {"id", "demo"}, {"title", both}, {"summary", both}, {"steps", {step}}};
+  ASSERT_TRUE(lessons::parse_lesson(lesson.dump()).ok()) << lessons::parse_lesson(lesson.dump()).error();
+  const auto error_with = [&](const char* pointer, const json& value) {
+    json bad = lesson;
+    bad[json::json_pointer(pointer)] = value;
+    return lessons::parse_lesson(bad.dump()).error();
+  };
+  EXPECT_EQ(error_with("/steps/0/goal/layer", "1"), "demo.steps[0].goal.layer: expected an integer in 0..5");
+  EXPECT_EQ(error_with("/steps/0/goal/head", 16), "demo.steps[0].goal.head: expected an integer in -1..15");
+  EXPECT_EQ(error_with("/steps/0/goal/min", "high"), "demo.steps[0].goal.min: expected a number in [-1e+06, 1e+06]");
+  EXPECT_EQ(error_with("/steps/0/goal/label", 3.5), "demo.steps[0].goal.label: expected a string");
+  EXPECT_EQ(error_with("/steps/0/setup", json::array({{{"op", 1}}})), "demo.steps[0].setup[0].op: expected a non-empty string");
+  EXPECT_EQ(error_with("/steps/0/highlight", json::array({7})), "demo.steps[0].highlight[0]: expected a non-empty string");
+  EXPECT_EQ(error_with("/id", 5), "id: expected a non-empty string");
+  EXPECT_EQ(error_with("/steps/0/title", "only english"),
+            "demo.steps[0].title: expected {\"en\": \"...\", \"zh\": \"...\"} with both languages");
+}
+
 }  // namespace
 }  // namespace headlab::app

@@ -79,7 +79,8 @@ std::string read_parse(const json& s, const std::string& path, const GoldCorpus&
   return {};
 }
 
-// Best fixed offset per relation over every annotated sentence (Clark et al. 2019, sec. 4.2).
+}  // namespace
+
 // Ties go to the offset nearest to 0, then to the negative one, so the result is deterministic.
 void compute_baselines(GoldCorpus& corpus) {
   const std::size_t relation_count = corpus.relations.size();
@@ -102,8 +103,6 @@ void compute_baselines(GoldCorpus& corpus) {
     best.accuracy = best.arcs ? static_cast<float>(best_count) / static_cast<float>(best.arcs) : 0.0f;
   }
 }
-
-}  // namespace
 
 const GoldSentence* GoldCorpus::find(const std::string& id) const {
   for (const GoldSentence& s : sentences)

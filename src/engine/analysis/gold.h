@@ -63,6 +63,10 @@ struct GoldCorpus {
 // ("sentences[2].heads[4]: head 12 is outside the sentence (1..9, or 0 for the root)").
 Result<GoldCorpus> parse_gold_corpus(const std::string& json_text);
 
+// Fills corpus.baselines: the best fixed offset per relation over every annotated sentence
+// (Clark et al. 2019, sec. 4.2).
+void compute_baselines(GoldCorpus& corpus);
+
 // Reads assets/sentences.json; on failure an empty corpus whose load_error says why.
 GoldCorpus load_gold_corpus();
 

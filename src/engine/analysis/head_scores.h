@@ -92,9 +92,12 @@ struct SyntacticScore {
   // Of the rows with >= confident_row_mass on one word other than themselves and [CLS]/[SEP],
   // the share whose word is a gold dependency neighbour (any relation).
   int confident_rows = 0;
+  int confident_on_arcs = 0;  // confident rows whose word is a gold neighbour
   float selectivity = 0.0f;
   // A word that is the other-word argmax of more than max_sink_share of the rows, else -1.
   int sink_token = -1;
+  int rows = 0;       // rows with a choice of other words (not [CLS]/[SEP])
+  int sink_rows = 0;  // rows whose other-word argmax is the word most rows pick
   std::vector<int> looked_at;  // scratch, kept to avoid allocating per call
 
   const RelationScore* best_relation() const { return best >= 0 ? &relations[best] : nullptr; }

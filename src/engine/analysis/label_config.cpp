@@ -5,37 +5,17 @@
 
 #include "engine/analysis/roles.h"
 #include "engine/assets.h"
+#include "engine/json_reader.h"
 
 namespace headlab::analysis {
 namespace {
 
 using nlohmann::json;
 
-// Reads one number field of an object into `out`, remembering the first error with its path.
-struct FieldReader {
-  std::string error;
-
-  bool number(const json& object, const std::string& path, const char* key, float lo, float hi, float& out) {
-    if (!object.contains(key) || !object[key].is_number()) return fail(path + "." + key, "expected a number");
-    const double v = object[key].get<double>();
-    if (!std::isfinite(v) || v < lo || v > hi)
-      return fail(path + "." + key, "expected a number in [" + trim(lo) + ", " + trim(hi) + "]");
-    out = static_cast<float>(v);
-    return true;
-  }
-
-  bool fail(const std::string& path, const std::string& message) {
-    if (error.empty()) error = path + ": " + message;
-    return false;
-  }
-
-  static std::string trim(float v) {
-    std::string s = std::to_string(v);
-    while (s.size() > 1 && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
-  }
-};
+// One required number field of a role or section, in [lo, hi].
+bool number(JsonReader& r, const json& object, const std::string& path, const char* key, double lo, double hi, float& out) {
+  return r.number(r.field(object, path, key), json_path(path, key), lo, hi, out);
+}
 
 }  // namespace
 
@@ -64,7 +44,7 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
     return R::failure("labels.format: expected \"headlab-labels\"");
   if (!doc.contains("roles") || !doc["roles"].is_array()) return R::failure("labels.roles: expected an array");
   LabelConfig config;
-  FieldReader r;
+  JsonReader r;
   bool seen[kRoleCount] = {};
   const json& roles = doc["roles"];
   for (std::size_t i = 0; i < roles.size(); ++i) {
@@ -79,59 +59,61 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
     bool ok = true;
     switch (id) {
       case Role::previous_token:
-        ok = r.number(role, path, "threshold", 0, 1, config.previous_token) &&
-             r.number(role, path, "strict_argmax_share", 0, 1, config.previous_token_strict_share);
+        ok = number(r, role, path, "threshold", 0, 1, config.previous_token) &&
+             number(r, role, path, "strict_argmax_share", 0, 1, config.previous_token_strict_share);
         break;
       case Role::next_token:
-        ok = r.number(role, path, "threshold", 0, 1, config.next_token) &&
-             r.number(role, path, "strict_argmax_share", 0, 1, config.next_token_strict_share);
+        ok = number(r, role, path, "threshold", 0, 1, config.next_token) &&
+             number(r, role, path, "strict_argmax_share", 0, 1, config.next_token_strict_share);
         break;
       case Role::local:
-        ok = r.number(role, path, "ratio", 1, 1000, config.local_ratio) &&
-             r.number(role, path, "mass_cap", 0, 1, config.local_mass_cap) &&
-             r.number(role, path, "max_band_share", 0, 1, config.local_max_band_share);
+        ok = number(r, role, path, "ratio", 1, 1000, config.local_ratio) &&
+             number(r, role, path, "mass_cap", 0, 1, config.local_mass_cap) &&
+             number(r, role, path, "max_band_share", 0, 1, config.local_max_band_share);
         break;
-      case Role::self: ok = r.number(role, path, "threshold", 0, 1, config.self); break;
-      case Role::delimiter: ok = r.number(role, path, "threshold", 0, 1, config.delimiter); break;
-      case Role::cls: ok = r.number(role, path, "threshold", 0, 1, config.cls); break;
+      case Role::self: ok = number(r, role, path, "threshold", 0, 1, config.self); break;
+      case Role::delimiter: ok = number(r, role, path, "threshold", 0, 1, config.delimiter); break;
+      case Role::cls: ok = number(r, role, path, "threshold", 0, 1, config.cls); break;
       case Role::broad:
-        ok = r.number(role, path, "threshold", 0, 1, config.broad) &&
-             r.number(role, path, "smoothing", 0, 0.5f, config.broad_smoothing);
+        ok = number(r, role, path, "threshold", 0, 1, config.broad) &&
+             number(r, role, path, "smoothing", 0, 0.5, config.broad_smoothing);
         break;
       case Role::syntactic:
-        ok = r.number(role, path, "margin_over_baseline", 0, 1, config.syntactic_margin) &&
-             r.number(role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass) &&
-             r.number(role, path, "confident_row_mass", 0, 1, config.syntactic_confident_row_mass) &&
-             r.number(role, path, "min_selectivity", 0, 1, config.syntactic_min_selectivity) &&
-             r.number(role, path, "max_sink_share", 0, 1, config.syntactic_max_sink_share);
+        ok = number(r, role, path, "margin_over_baseline", 0, 1, config.syntactic_margin) &&
+             number(r, role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass) &&
+             number(r, role, path, "confident_row_mass", 0, 1, config.syntactic_confident_row_mass) &&
+             number(r, role, path, "min_selectivity", 0, 1, config.syntactic_min_selectivity) &&
+             number(r, role, path, "max_sink_share", 0, 1, config.syntactic_max_sink_share);
         if (ok) {
-          const json& excluded = role.contains("excluded_relations") ? role["excluded_relations"] : json();
-          if (!excluded.is_array()) return R::failure(path + ".excluded_relations: expected an array of relation ids");
+          const std::string at = json_path(path, "excluded_relations");
+          const json* excluded = r.array(r.field(role, path, "excluded_relations"), at, 0, 64, "relation ids");
           config.syntactic_excluded_relations.clear();
-          for (const json& rel : excluded) {
-            if (!rel.is_string()) return R::failure(path + ".excluded_relations: expected relation ids (strings)");
-            config.syntactic_excluded_relations.push_back(rel.get<std::string>());
+          for (std::size_t k = 0; ok && excluded && k < excluded->size(); ++k) {
+            std::string relation;
+            ok = r.string(&(*excluded)[k], json_path(at, k), relation, true);
+            config.syntactic_excluded_relations.push_back(relation);
           }
+          ok = ok && excluded;
         }
         break;
       case Role::content_similarity:
-        ok = r.number(role, path, "threshold", 0, 1, config.content_similarity);
+        ok = number(r, role, path, "threshold", 0, 1, config.content_similarity);
         break;
       case Role::rare_word:
-        ok = r.number(role, path, "threshold", 0, 1, config.rare_word) &&
-             r.number(role, path, "min_target_mass", 0, 1, config.rare_word_min_target_mass) &&
-             r.number(role, path, "uniform_multiple", 1, 1000, config.rare_word_uniform_multiple);
+        ok = number(r, role, path, "threshold", 0, 1, config.rare_word) &&
+             number(r, role, path, "min_target_mass", 0, 1, config.rare_word_min_target_mass) &&
+             number(r, role, path, "uniform_multiple", 1, 1000, config.rare_word_uniform_multiple);
         break;
     }
-    if (!ok) return R::failure(r.error);
+    if (!ok) return R::failure(r.error());
   }
   for (int k = 0; k < kRoleCount; ++k)
     if (!seen[k]) return R::failure(std::string("labels.roles: missing role \"") + kRoleIds[k] + "\"");
   if (!doc.contains("redundancy") || !doc["redundancy"].is_object())
     return R::failure("labels.redundancy: expected an object");
-  if (!r.number(doc["redundancy"], "labels.redundancy", "near_duplicate_distance", 0, 1, config.near_duplicate_distance) ||
-      !r.number(doc["redundancy"], "labels.redundancy", "smoothing", 0, 0.5f, config.redundancy_smoothing))
-    return R::failure(r.error);
+  if (!number(r, doc["redundancy"], "labels.redundancy", "near_duplicate_distance", 0, 1, config.near_duplicate_distance) ||
+      !number(r, doc["redundancy"], "labels.redundancy", "smoothing", 0, 0.5, config.redundancy_smoothing))
+    return R::failure(r.error());
   return config;
 }
 

@@ -38,7 +38,8 @@ void score_syntactic(const Matrix& attention, const SentenceContext& sentence, c
   out.best = out.column_best = -1;
   out.column_accuracy = 0.0f;
   out.column_head_to_dependent = false;
-  out.confident_rows = 0;
+  out.confident_rows = out.confident_on_arcs = out.rows = out.sink_rows = 0;
+  out.sink_token = -1;
   out.selectivity = 0.0f;
   out.evaluated = sentence.gold.has_gold;
   if (!out.evaluated) return;
@@ -60,11 +61,14 @@ void score_syntactic(const Matrix& attention, const SentenceContext& sentence, c
     on_arcs += sentence.is_gold_neighbour(i, partner);
   }
   out.confident_rows = confident;
-  out.selectivity = confident > 0 ? static_cast<float>(on_arcs) / static_cast<float>(confident) : 0.0f;
+  out.confident_on_arcs = on_arcs;
+  out.rows = rows;
   out.sink_token = -1;
-  for (int j = 0; j < sentence.n; ++j)
+  out.sink_rows = 0;
+  for (int j = 0; j < sentence.n; ++j) {
     if (looked_at[j] > config.syntactic_max_sink_share * rows) out.sink_token = j;
-  const bool selective = confident > 0 && out.selectivity >= config.syntactic_min_selectivity && out.sink_token < 0;
+    out.sink_rows = std::max(out.sink_rows, looked_at[j]);
+  }
   const auto& excluded = config.syntactic_excluded_relations;
   for (const Arc& arc : gold.arcs) {
     if (std::find(excluded.begin(), excluded.end(), arc.relation) != excluded.end()) continue;
@@ -89,12 +93,25 @@ void score_syntactic(const Matrix& attention, const SentenceContext& sentence, c
     score->column_dependent_to_head_hits += column_partner(attention, sentence, dependent) == head;
     score->column_head_to_dependent_hits += column_partner(attention, sentence, head) == dependent;
   }
+  for (RelationScore& r : out.relations) {
+    r.dependent_to_head_mass /= static_cast<float>(r.arcs);
+    r.head_to_dependent_mass /= static_cast<float>(r.arcs);
+  }
+  decide_syntactic(config, out);
+}
+
+void decide_syntactic(const LabelConfig& config, SyntacticScore& out) {
+  out.best = out.column_best = -1;
+  out.column_accuracy = 0.0f;
+  out.column_head_to_dependent = false;
+  const int confident = out.confident_rows;
+  out.selectivity = confident > 0 ? static_cast<float>(out.confident_on_arcs) / static_cast<float>(confident) : 0.0f;
+  const bool sink = out.sink_rows > config.syntactic_max_sink_share * out.rows;
+  const bool selective = confident > 0 && out.selectivity >= config.syntactic_min_selectivity && !sink;
   float best_margin = -2.0f;
   for (std::size_t k = 0; k < out.relations.size(); ++k) {
     RelationScore& r = out.relations[k];
     const float arcs = static_cast<float>(r.arcs);
-    r.dependent_to_head_mass /= arcs;
-    r.head_to_dependent_mass /= arcs;
     const float forward = r.dependent_to_head_hits / arcs, backward = r.head_to_dependent_hits / arcs;
     r.head_to_dependent = backward > forward || (backward == forward && r.head_to_dependent_mass > r.dependent_to_head_mass);
     r.accuracy = r.head_to_dependent ? backward : forward;

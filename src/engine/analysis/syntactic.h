@@ -17,4 +17,10 @@ namespace headlab::analysis {
 void score_syntactic(const Matrix& attention, const SentenceContext& sentence, const GoldCorpus& corpus,
                      const LabelConfig& config, SyntacticScore& out);
 
+// The decisions score_syntactic takes from its counts: selectivity, sink, each relation's better
+// direction, accuracy and claim, the best relation and the column variant. `out` holds the counts
+// (hits, arcs, partner masses as means, confident rows, rows, sink rows), for one sentence or
+// summed over several (pooled_labels.h).
+void decide_syntactic(const LabelConfig& config, SyntacticScore& out);
+
 }  // namespace headlab::analysis

@@ -81,7 +81,7 @@ ArcReport arc_report(const HeldOutSet& held_out, const Grammar& grammar) {
 
   for (std::size_t l = 0; l < first.layers.size(); ++l)
     for (std::size_t h = 0; h < first.layers[l].heads.size(); ++h) {
-      HeadScores scores;
+      HeadArcScores scores;
       scores.layer = static_cast<int>(l);
       scores.head = static_cast<int>(h);
       std::vector<int> correct[2] = {std::vector<int>(relation_count), std::vector<int>(relation_count)};
@@ -138,7 +138,7 @@ ArcReport arc_report(const HeldOutSet& held_out, const Grammar& grammar) {
 
 BestHead best_head(const ArcReport& report, int relation) {
   BestHead best;
-  for (const HeadScores& h : report.heads)
+  for (const HeadArcScores& h : report.heads)
     for (int dir = 0; dir < 2; ++dir)
       if (best.layer < 0 || h.arc_accuracy[dir][relation] > best.accuracy) {
         best.layer = h.layer;
@@ -153,7 +153,7 @@ BestHead best_head(const ArcReport& report, int relation) {
 
 BestHead best_previous_token_head(const ArcReport& report) {
   BestHead best;
-  for (const HeadScores& h : report.heads)
+  for (const HeadArcScores& h : report.heads)
     if (best.layer < 0 || h.previous_token > best.accuracy) {
       best.layer = h.layer;
       best.head = h.head;

@@ -33,7 +33,9 @@ HeldOutSet evaluate_sentences(const Model& model, const Grammar& grammar, std::v
 
 enum ArcDirection : int { kDependentToHead = 0, kHeadToDependent = 1 };
 
-struct HeadScores {
+// One head's row of the arc report (the CLI's per-relation best heads and manifest). Head labels
+// are the lab's, pooled over sentences: analysis/pooled_labels.h.
+struct HeadArcScores {
   int layer = 0;
   int head = 0;
   std::vector<float> arc_accuracy[2];  // [direction][relation]
@@ -55,7 +57,7 @@ struct RelationBaseline {
 struct ArcReport {
   std::vector<std::string> relations;  // Grammar::relations
   std::vector<bool> control;           // per relation: uninformative by design (a control)
-  std::vector<HeadScores> heads;       // layer-major
+  std::vector<HeadArcScores> heads;    // layer-major
   std::vector<RelationBaseline> baselines;
 };
 

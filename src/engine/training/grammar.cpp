@@ -4,22 +4,17 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/assets.h"
+#include "engine/json_reader.h"
 
 namespace headlab::training {
 namespace {
 
 using nlohmann::json;
 
-// Builds a Grammar, remembering the first error with its JSON path.
-class GrammarReader {
+// Builds a Grammar; the JSON reader keeps the first error with its path.
+class GrammarReader : public JsonReader {
  public:
   Grammar grammar;
-  std::string error;
-
-  bool fail(const std::string& path, const std::string& message) {
-    if (error.empty()) error = path + ": " + message;
-    return false;
-  }
 
   int intern(std::vector<std::string>& names, const std::string& name) {
     for (std::size_t i = 0; i < names.size(); ++i)
@@ -35,12 +30,7 @@ class GrammarReader {
     return true;
   }
 
-  bool probability(const json& v, const std::string& path, float& out) {
-    if (!v.is_number() || v.get<double>() < 0.0 || v.get<double>() > 1.0)
-      return fail(path, "expected a probability between 0 and 1");
-    out = v.get<float>();
-    return true;
-  }
+  bool probability(const json& v, const std::string& path, float& out) { return number(&v, path, 0.0, 1.0, out); }
 
   bool symbols(const json& doc) {
     if (!doc.contains("rules") || !doc["rules"].is_object() || doc["rules"].empty())
@@ -68,13 +58,11 @@ class GrammarReader {
 
   bool item(const json& v, const std::string& path, GrammarItem& out) {
     if (!v.is_object()) return fail(path, "expected an object");
-    if (!v.contains("symbol") || !v["symbol"].is_string()) return fail(path + ".symbol", "expected a string");
-    out.symbol = symbol_index(v["symbol"].get<std::string>());
-    if (out.symbol < 0) return fail(path + ".symbol", "unknown symbol \"" + v["symbol"].get<std::string>() + "\"");
-    if (v.contains("head")) {
-      if (!v["head"].is_boolean()) return fail(path + ".head", "expected true or false");
-      out.head = v["head"].get<bool>();
-    }
+    std::string symbol;
+    if (!string(field(v, path, "symbol"), path + ".symbol", symbol)) return false;
+    out.symbol = symbol_index(symbol);
+    if (out.symbol < 0) return fail(path + ".symbol", "unknown symbol \"" + symbol + "\"");
+    if (const json* head = optional_field(v, "head"); head && !boolean(head, path + ".head", out.head)) return false;
     if (!out.head) {
       if (!v.contains("rel") || !v["rel"].is_string()) return fail(path + ".rel", "a dependent needs a relation");
       out.relation = grammar.relation_index(v["rel"].get<std::string>());
@@ -257,7 +245,7 @@ Result<Grammar> parse_grammar(const std::string& json_text) {
       g.control_relation[index] = true;
     }
   }
-  if (!reader.symbols(doc) || !reader.rules(doc) || !reader.words(doc)) return R::failure(reader.error);
+  if (!reader.symbols(doc) || !reader.rules(doc) || !reader.words(doc)) return R::failure(reader.error());
   if (!doc.contains("start") || !doc["start"].is_string()) return R::failure("start: expected a nonterminal name");
   g.start = reader.symbol_index(doc["start"].get<std::string>());
   if (g.start < 0 || g.is_category(g.start)) return R::failure("start: unknown nonterminal");
