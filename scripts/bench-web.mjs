@@ -6,7 +6,7 @@
 //      page's main thread with nothing else to do (window.headlab.trainBenchmark);
 //   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,
 //      frames/s, and the time at which each role first appears on the held-out timeline;
-//   3. native speed: bench/training_bench (Google Benchmark) from build/native or build/trainui,
+//   3. native speed: bench/training_bench (Google Benchmark) from build/bench, build/native or build/trainui,
 //      when built.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,7 +25,7 @@ const asJson = args.includes('--json');
 const log = (...parts) => { if (!asJson) console.log(...parts); };
 
 function nativeStepsPerSecond() {
-  for (const dir of ['build/native', 'build/trainui']) {
+  for (const dir of ['build/bench', 'build/native', 'build/trainui']) {
     const binary = path.join(root, dir, 'bench', 'training_bench');
     if (!fs.existsSync(binary)) continue;
     const out = execFileSync(binary, ['--benchmark_filter=BM_TrainingStep/16', '--benchmark_format=json'], { encoding: 'utf8' });

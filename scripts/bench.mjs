@@ -2,7 +2,7 @@
 // The table of `bash scripts/bench` (issue 3, item 8), from already built binaries:
 // and the two budget lines (issue 3: the lesson-size edit under 1 ms; issue 4: the whole analysis of
 // 4 layers x 16 heads x 32 tokens under 0.5 ms), from already built binaries:
-//   native: build/native/bench/headlab_bench (attention-only forward), headlab_lesson_bench and
+//   native: build/bench/bench/headlab_bench (attention-only forward), headlab_lesson_bench and
 //           headlab_analysis_bench, Google Benchmark, median of 5 repetitions;
 //   WASM:   build/web served on 127.0.0.1, Debian's Chromium headless, window.headlab.benchmark,
 //           benchmarkLesson and benchmarkAnalysis (docs/js-api.md, "Benchmarks"), median of --reps samples.
@@ -34,7 +34,7 @@ function attentionFlops(n, dModel, heads) {
 
 // Google Benchmark's JSON: the median aggregate of each benchmark, by name.
 function googleBenchmark(binary, filter) {
-  const file = path.join(root, 'build/native/bench', binary);
+  const file = path.join(root, 'build/bench/bench', binary);
   if (!fs.existsSync(file)) throw new Error(`${path.relative(root, file)} is not built (bash scripts/bench builds it)`);
   const out = execFileSync(file, [`--benchmark_filter=${filter}`, '--benchmark_format=json', '--benchmark_repetitions=5',
                                   '--benchmark_report_aggregates_only=true'], { encoding: 'utf8', maxBuffer: 16 << 20 });
