@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "engine/model_file.h"
 #include "engine/training/grammar.h"
 
 namespace headlab::app {
@@ -79,7 +80,7 @@ std::vector<HeadRole> label_heads(const training::ArcReport& report, const analy
   return roles;
 }
 
-TrainingSession::TrainingSession() = default;
+TrainingSession::TrainingSession(const Resources& resources) : grammar_(&resources.grammar) {}
 
 std::string TrainingSession::ensure_started() {
   if (trainer_) return {};
@@ -88,11 +89,6 @@ std::string TrainingSession::ensure_started() {
 }
 
 std::string TrainingSession::reset(std::uint32_t seed, float learning_rate) {
-  if (!grammar_) {
-    Result<training::Grammar> grammar = training::load_grammar();
-    if (!grammar.ok()) return error_ = "Training is unavailable: " + grammar.error();
-    grammar_ = std::make_shared<const training::Grammar>(std::move(grammar).value());
-  }
   training::TrainerConfig config;
   config.seed = seed;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
@@ -250,25 +246,21 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
   Document document = trainer_->document();
   const std::vector<std::string>& vocab = document.model.vocab;
   const auto known = [&](const std::string& word) { return std::find(vocab.begin(), vocab.end(), lower(word)) != vocab.end(); };
-  return controller.apply([&](AppState& state) {
-    // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
-    if (state.analysis_resources)
-      for (const analysis::GoldSentence& sentence : state.analysis_resources->gold.sentences)
-        if (sentence.has_parse && std::all_of(sentence.tokens.begin(), sentence.tokens.end(), known)) {
-          document.input.text = sentence.text;
-          break;
-        }
-    state.document = document;
-    state.dirty = true;
-    push_notice(state, NoticeLevel::info,
-                "Loaded the model trained for " + std::to_string(trainer_->steps_done()) + " steps (seed " +
-                    std::to_string(settings_.seed) + "); Ctrl+Z brings the previous model back.");
-    return std::string();
-  });
+  // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
+  for (const analysis::GoldSentence& sentence : controller.resources().analysis.gold.sentences)
+    if (sentence.has_parse && std::all_of(sentence.tokens.begin(), sentence.tokens.end(), known)) {
+      document.input.text = sentence.text;
+      break;
+    }
+  const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
+  if (!loaded.ok()) return loaded.error;
+  controller.notify(NoticeLevel::info, "Loaded the model trained for " + std::to_string(trainer_->steps_done()) +
+                                           " steps (seed " + std::to_string(settings_.seed) +
+                                           "); Ctrl+Z brings the previous model back.");
+  return {};
 }
 
 double TrainingSession::measure_steps_per_second(double seconds) const {
-  if (!grammar_) return 0.0;
   Result<training::Trainer> trainer = training::Trainer::create(training::TrainerConfig{}, *grammar_);
   if (!trainer.ok()) return 0.0;
   trainer.value().step(3);  // buffers sized, caches warm
@@ -278,8 +270,7 @@ double TrainingSession::measure_steps_per_second(double seconds) const {
 }
 
 const std::vector<std::string>& TrainingSession::relations() const {
-  static const std::vector<std::string> kNone;
-  return grammar_ ? grammar_->relations : kNone;
+  return grammar_->relations;
 }
 
 }  // namespace headlab::app
