@@ -24,7 +24,7 @@ std::shared_ptr<const analysis::Resources> shared_resources() {
 
 AnalysisWorkload make_workload(int d_model, bool gold, AnalysisWorkload::Change change) {
   static const Lexicon lexicon = load_lexicon(nullptr);
-  return AnalysisWorkload(lexicon, shared_resources(), d_model, gold, change);
+  return AnalysisWorkload(lexicon, *shared_resources(), d_model, gold, change);
 }
 
 // Everything recomputed: every head of every layer changes between calls (the budget's case).

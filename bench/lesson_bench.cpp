@@ -6,22 +6,19 @@
 #include <benchmark/benchmark.h>
 
 #include "app/benchmark_api.h"
-#include "engine/assets.h"
+#include "app/resources.h"
 
 namespace {
 
 using namespace headlab;
 
-const Lexicon& lexicon() {
-  static const Lexicon loaded = [] {
-    std::string error;
-    return load_lexicon(&error);
-  }();
+const app::Resources& resources() {
+  static const app::Resources loaded = app::load_resources().value();
   return loaded;
 }
 
 void BM_LessonEdit(benchmark::State& state) {
-  app::LessonEdit edit(lexicon(), state.range(1) != 0, static_cast<int>(state.range(0)));
+  app::LessonEdit edit(resources(), state.range(1) != 0, static_cast<int>(state.range(0)));
   for (auto _ : state) {
     const std::string error = edit();
     if (!error.empty()) state.SkipWithError(error.c_str());

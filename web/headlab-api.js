@@ -57,12 +57,36 @@
     exportModel: () => call({ op: 'exportModel' }),
     loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
     applyPreset: (layer, head, preset) => call({ op: 'applyPreset', layer, head, preset }),
+    // The other edits (src/app/action.h; each is one undo step, refused with a reason naming the field).
+    setPruned: (layer, head, pruned) => call({ op: 'setPruned', layer, head, pruned }),
+    pruneLeastImportant: (layer, k) => call({ op: 'pruneLeastImportant', layer, k }),
+    setLine: (options) => call({ op: 'setLine', ...options }),      // {layer, head, which, axis, index, values}
+    scaleLine: (options) => call({ op: 'scaleLine', ...numbers(options) }),  // {layer, head, which, axis, index, factor}
+    zeroOutputBlock: (layer, head) => call({ op: 'zeroOutputBlock', layer, head }),
+    zeroOutputBlockAll: (layer) => call({ op: 'zeroOutputBlockAll', layer }),
+    reset: () => call({ op: 'reset' }),
+    resetModel: () => call({ op: 'resetModel' }),
+    setCausal: (on) => call({ op: 'setCausal', on }),
+    setSpecialTokens: (on) => call({ op: 'setSpecialTokens', on }),
+    setHeadDim: (layer, d_k, d_v) => call(d_v === undefined ? { op: 'setHeadDim', layer, d_k }
+                                                            : { op: 'setHeadDim', layer, d_k, d_v }),
+    setDModel: (d_model) => call({ op: 'setDModel', d_model }),
+    setLayerOptions: (layer, options = {}) => call({ op: 'setLayerOptions', layer, ...options }),  // {residual, norm, ffn}
+    setEmbedding: (embedding) => call({ op: 'setEmbedding', embedding }),   // "named" | "random"
+    setPositional: (positional) => call({ op: 'setPositional', positional }),  // "sinusoidal" | "learned" | "none"
+    randomize: (seed) => call({ op: 'randomize', seed }),
+    resetHead: (layer, head, seed) => call({ op: 'resetHead', layer, head, seed }),
+    setTheme: (theme) => call({ op: 'setTheme', theme }),                   // "dark" | "light"
     // Lessons (docs/lessons.md): state().lesson tells where the learner is and whether the goal holds.
     lessons: () => call({ op: 'lessons' }),
     startLesson: (lesson, step = 0) => call({ op: 'startLesson', lesson, step }),
     showMe: () => call({ op: 'showMe' }),
     nextStep: () => call({ op: 'nextStep' }),
     previousStep: () => call({ op: 'previousStep' }),
+    resetStep: () => call({ op: 'resetStep' }),
+    hint: () => call({ op: 'hint' }),
+    leaveLesson: () => call({ op: 'leaveLesson' }),
+    resumeLesson: () => call({ op: 'resumeLesson' }),
     setLanguage: (language) => call({ op: 'setLanguage', language }),
     resetProgress: () => call({ op: 'resetProgress' }),
     request: (request) => call(request),
@@ -70,6 +94,10 @@
     saveState: () => call({ op: 'saveState' }),
     loadState: (state) => call({ op: 'loadState', json: typeof state === 'string' ? state : JSON.stringify(state) }),
     copyLink: () => window.headlabPersistence.copyLink(),
+    shareLink: () => call({ op: 'shareLink' }),
+    openShareLink: (fragment) => call({ op: 'openShareLink', fragment }),
+    stateKey: () => call({ op: 'stateKey' }),
+    notify: (text, level = 'info') => call({ op: 'notify', level, text }),
     undo: () => call({ op: 'undo' }),
     // Screen rectangle {x, y, width, height} (CSS pixels) of a named widget, or null
     // (names: src/ui/widget_ids.h, e.g. "heads/plus", "editor/cell/5/0", "overview/head/0/2").

@@ -25,15 +25,6 @@ std::string check_head(const AppState& state, int layer, int head) {
 
 }  // namespace
 
-bool weight_matrix_from_string(const std::string& name, WeightMatrix& out) {
-  if (name == "W_Q") out = WeightMatrix::W_Q;
-  else if (name == "W_K") out = WeightMatrix::W_K;
-  else if (name == "W_V") out = WeightMatrix::W_V;
-  else if (name == "W_O") out = WeightMatrix::W_O;
-  else return false;
-  return true;
-}
-
 std::string set_text(AppState& state, const std::string& text) {
   constexpr std::size_t kMaxTextBytes = 200000;
   Input& input = state.document.input;

@@ -1,16 +1,12 @@
 #pragma once
-// Edits the UI and the JS API can make. Each returns an empty string on success or a message
-// saying why the edit was refused (the state is then unchanged).
+// The edits behind app::apply (apply_action.h). Each returns an empty string on success or a
+// message saying why the edit was refused (the state is then unchanged).
 #include <string>
 
+#include "app/action.h"
 #include "app/app_state.h"
 
 namespace headlab::app {
-
-enum class WeightMatrix { W_Q, W_K, W_V, W_O };
-
-// Parses "W_Q" | "W_K" | "W_V" | "W_O".
-bool weight_matrix_from_string(const std::string& name, WeightMatrix& out);
 
 std::string set_text(AppState& state, const std::string& text);
 std::string set_head_count(AppState& state, int layer, int head_count);

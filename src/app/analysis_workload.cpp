@@ -14,9 +14,9 @@ constexpr const char* kWords[] = {"The", "quick", "brown", "fox", "jumps", "over
 
 }  // namespace
 
-AnalysisWorkload::AnalysisWorkload(const Lexicon& lexicon, std::shared_ptr<const analysis::Resources> resources,
+AnalysisWorkload::AnalysisWorkload(const Lexicon& lexicon, const analysis::Resources& resources,
                                    int d_model, bool gold, Change change)
-    : resources_(std::move(resources)) {
+    : resources_(&resources) {
   for (int r = 0; r < 2; ++r) {
     Run& run = runs_[r];
     const std::uint32_t seed = change == Change::every_head ? static_cast<std::uint32_t>(1 + r) : 1u;

@@ -24,7 +24,8 @@ class AnalysisWorkload {
   static constexpr int kLayers = 4, kHeads = 16;
   enum class Change { every_head, one_head };
 
-  AnalysisWorkload(const Lexicon& lexicon, std::shared_ptr<const analysis::Resources> resources, int d_model,
+  // `resources` must outlive the workload.
+  AnalysisWorkload(const Lexicon& lexicon, const analysis::Resources& resources, int d_model,
                    bool gold, Change change);
 
   // Analyses the next of the two forward passes into analysis().
@@ -43,7 +44,7 @@ class AnalysisWorkload {
     PreparedInput input;
     Trace trace;
   };
-  std::shared_ptr<const analysis::Resources> resources_;
+  const analysis::Resources* resources_;
   Run runs_[2];
   analysis::Analysis analysis_;
   int next_ = 0;

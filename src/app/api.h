@@ -1,9 +1,12 @@
 #pragma once
 // The request handler behind window.headlab (docs/js-api.md). Requests and responses are JSON
-// strings, so the same code is driven by the browser bridge and by native tests.
+// strings, so the same code is driven by the browser bridge and by native tests. Edits are decoded
+// into Actions by the action codec; the other ops (reading state, lessons, persistence, training,
+// benchmarks) are small handlers.
 //   request:  {"op": "setWeight", "layer": 0, "head": 1, "which": "W_K", "row": 5, "col": 0, "value": 2.5}
 //   response: {"ok": true, "result": ...} or {"ok": false, "error": "why"}
 #include <string>
+#include <vector>
 
 #include "app/controller.h"
 
@@ -13,5 +16,9 @@ class TrainingSession;
 
 // `training` (may be null) receives the training ops (training_api.h).
 std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training = nullptr);
+
+// Every op handle_request knows: the edits of the action codec (action_codec.h), then the other
+// ops. web/headlab-api.js and docs/js-api.md list these (a test checks).
+std::vector<std::string> api_op_names();
 
 }  // namespace headlab::app

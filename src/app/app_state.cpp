@@ -1,10 +1,12 @@
 #include "app/app_state.h"
 
+#include "app/resources.h"
 #include "engine/tokenizer.h"
 
 namespace headlab::app {
 
-void recompute(AppState& state, const Lexicon& lexicon) {
+void recompute(AppState& state, const Resources& resources) {
+  const Lexicon& lexicon = resources.lexicon;
   if (!state.dirty) return;
   if (!same_input_source(state.input_source, state.document, lexicon)) {
     const bool was_truncated = state.input.truncated;
@@ -15,19 +17,9 @@ void recompute(AppState& state, const Lexicon& lexicon) {
                   "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.");
   }
   forward(state.document.model, state.input.X, state.trace);
-  if (!state.analysis_resources) {
-    auto resources = std::make_shared<analysis::Resources>(analysis::load_resources());
-    for (const std::string& error : resources->errors) push_notice(state, NoticeLevel::warning, error);
-    state.analysis_resources = std::move(resources);
-  }
-  analysis::analyze(state.document.model, state.input.tokens, state.trace, *state.analysis_resources,
+  analysis::analyze(state.document.model, state.input.tokens, state.trace, resources.analysis,
                     state.analysis_options, state.analysis);
-  if (!state.lessons) {
-    Result<LessonList> loaded = lessons::load_lessons();
-    if (!loaded.ok()) push_notice(state, NoticeLevel::error, "Lessons could not be loaded: " + loaded.error());
-    state.lessons = std::make_shared<const LessonList>(loaded.ok() ? std::move(loaded).value() : LessonList{});
-  }
-  update_goal(state, lexicon);
+  update_goal(state, resources);
   Selection& s = state.selection;
   const int layers = static_cast<int>(state.document.model.layers.size());
   s.layer = std::clamp(s.layer, 0, layers - 1);
@@ -36,16 +28,16 @@ void recompute(AppState& state, const Lexicon& lexicon) {
   ++state.revision;
 }
 
-void update_goal(AppState& state, const Lexicon& lexicon) {
+void update_goal(AppState& state, const Resources& resources) {
   LessonProgress& p = state.progress;
   p.goal_met = false;
   p.probe.reset();
-  if (!state.lessons || p.lesson < 0 || p.lesson >= static_cast<int>(state.lessons->size())) return;
-  const lessons::Lesson& lesson = (*state.lessons)[p.lesson];
+  if (p.lesson < 0 || p.lesson >= static_cast<int>(resources.lessons.size())) return;
+  const lessons::Lesson& lesson = resources.lessons[p.lesson];
   if (p.step < 0 || p.step >= static_cast<int>(lesson.steps.size())) return;
   const lessons::Step& step = lesson.steps[p.step];
-  const analysis::GoldCorpus* corpus = state.analysis_resources ? &state.analysis_resources->gold : nullptr;
-  lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &lexicon, corpus};
+  lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &resources.lexicon,
+                         &resources.analysis.gold};
   if (const lessons::Goal* probe = lessons::find_probe_goal(step.goal)) {
     p.probe = ProbeReading{probe->layer, probe->head, probe->min, lessons::run_probe_goal(*probe, view)};
     view.probed = probe;

@@ -2,7 +2,6 @@
 // Everything the lab shows, as one value the UI reads: the document being edited, the prepared
 // input, the forward trace and the notices. UI-only state (hover, open panels) lives in ui/.
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,11 +37,7 @@ struct AppState {
   Trace trace;          // forward pass of document.model on input.X
   analysis::Analysis analysis;                  // labels, scores, redundancy, importance of `trace`
   analysis::AnalysisOptions analysis_options;   // e.g. the +-w window of the `local` role
-  // Thresholds and gold parses (assets/labels.json, assets/sentences.json), loaded by the first
-  // recompute; shared so copies of the state do not copy the corpus. Tests may set it first.
-  std::shared_ptr<const analysis::Resources> analysis_resources;
-  // Lessons (assets/lessons), loaded by the first recompute, and the learner's progress in them.
-  std::shared_ptr<const LessonList> lessons;
+  // The learner's place in the lessons (the lessons themselves are in Resources).
   LessonProgress progress;
   Preferences preferences;
   Selection selection;
@@ -51,12 +46,15 @@ struct AppState {
   bool dirty = true;            // the document changed since the last recompute
 };
 
-// Recomputes input, trace and analysis when the document changed. Cheap when clean.
-void recompute(AppState& state, const Lexicon& lexicon);
+struct Resources;
+
+// Recomputes input, trace and analysis when the document changed. Cheap when clean. No file I/O:
+// everything it reads from assets/ is in `resources`.
+void recompute(AppState& state, const Resources& resources);
 
 // Evaluates the current lesson step's goal (progress.goal_met) and records completion; for a
 // probe goal, also the live probe reading the lesson panel shows.
-void update_goal(AppState& state, const Lexicon& lexicon);
+void update_goal(AppState& state, const Resources& resources);
 
 // Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.
 void push_notice(AppState& state, NoticeLevel level, std::string text);

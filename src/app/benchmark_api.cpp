@@ -12,7 +12,6 @@
 #include <random>
 #include <vector>
 
-#include "app/actions.h"
 #include "app/analysis_workload.h"
 #include "engine/embedding.h"
 #include "engine/analysis/importance.h"
@@ -175,13 +174,11 @@ constexpr std::uint32_t kLessonSeed = 1;
 constexpr int kEditedRow = kFeatureBias;  // every token has bias 1: every query of the head moves
 constexpr std::uint64_t kDragMergeKey = 0xbe4c;  // consecutive edits merge, as one drag does
 
-// Free play (no lesson goal to evaluate); an empty lesson list keeps recompute from reading assets/.
-AppState lesson_state(bool gold, std::shared_ptr<const analysis::Resources> resources, std::shared_ptr<const LessonList> lessons) {
+// Free play: no lesson goal to evaluate.
+AppState lesson_state(bool gold) {
   AppState state;
   state.document.model = make_model(LessonEdit::kDModel, LessonEdit::kLayers, LessonEdit::kHeads, kLessonSeed);
   state.document.input.text = gold ? kGoldText : kLessonText;
-  state.analysis_resources = std::move(resources);
-  state.lessons = lessons ? std::move(lessons) : std::make_shared<const LessonList>();
   return state;
 }
 
@@ -196,7 +193,7 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   if (request.contains("gold") && !request["gold"].is_boolean()) return failure("gold: expected true or false");
   const bool gold = request.value("gold", false);
 
-  LessonEdit edit(lab.lexicon(), gold, layer, lab.state().analysis_resources, lab.state().lessons);
+  LessonEdit edit(lab.resources(), gold, layer);
   if (!(error = edit()).empty()) return failure("benchmarkLesson: the edit was refused: " + error);
   const Timing total = time_runs(reps, [&] { edit(); });
   const AppState& state = edit.state();
@@ -218,7 +215,7 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   const Timing analysis_only = time_runs(reps, [&] {
     use_b = !use_b;
     analysis::analyze(use_b ? model_b : model_a, state.input.tokens, use_b ? trace_b : trace_a,
-                      *state.analysis_resources, state.analysis_options, analysis);
+                      lab.resources().analysis, state.analysis_options, analysis);
   });
 
   json result = timing_json(total);
@@ -249,8 +246,7 @@ json benchmark_analysis(const Controller& lab, const json& request) {
   const bool one_head = change == "one_head";
   const bool gold = request.value("gold", false);
 
-  const auto resources = lab.state().analysis_resources ? lab.state().analysis_resources
-                                                        : std::make_shared<const analysis::Resources>(analysis::load_resources());
+  const analysis::Resources& resources = lab.resources().analysis;
   AnalysisWorkload workload(lab.lexicon(), resources, d_model, gold,
                             one_head ? AnalysisWorkload::Change::one_head : AnalysisWorkload::Change::every_head);
   const Timing total = time_runs(reps, [&] { workload(); });
@@ -261,7 +257,7 @@ json benchmark_analysis(const Controller& lab, const json& request) {
   analysis::RedundancyWorkspace redundancy_workspace;
   Matrix distance;
   std::vector<std::pair<int, int>> near_duplicates;
-  const float smoothing = resources->config.redundancy_smoothing, duplicate = resources->config.near_duplicate_distance;
+  const float smoothing = resources.config.redundancy_smoothing, duplicate = resources.config.near_duplicate_distance;
   const Timing redundancy_only = time_runs(reps, [&] {
     for (const LayerTrace& layer : trace.layers)
       analysis::redundancy(layer, false, smoothing, duplicate, redundancy_workspace, distance, near_duplicates);
@@ -284,10 +280,9 @@ json benchmark_analysis(const Controller& lab, const json& request) {
 
 }  // namespace
 
-LessonEdit::LessonEdit(const Lexicon& lexicon, bool gold, int edited_layer,
-                       std::shared_ptr<const analysis::Resources> resources, std::shared_ptr<const LessonList> lessons)
-    : state_(lesson_state(gold, std::move(resources), std::move(lessons))),
-      controller_(state_, lexicon),
+LessonEdit::LessonEdit(const Resources& resources, bool gold, int edited_layer)
+    : state_(lesson_state(gold)),
+      controller_(state_, resources),
       layer_(std::clamp(edited_layer, 0, kLayers - 1)) {
   original_ = state_.document.model.layers[layer_].heads[0].W_Q(kEditedRow, 0);
 }
@@ -295,8 +290,7 @@ LessonEdit::LessonEdit(const Lexicon& lexicon, bool gold, int edited_layer,
 std::string LessonEdit::operator()() {
   flipped_ = !flipped_;
   const double value = flipped_ ? original_ + 1.0 : original_;
-  return controller_.apply([&](AppState& s) { return set_weight(s, layer_, 0, WeightMatrix::W_Q, kEditedRow, 0, value); },
-                           kDragMergeKey);
+  return controller_.apply(SetWeight{layer_, 0, WeightMatrix::W_Q, kEditedRow, 0, value}, kDragMergeKey).error;
 }
 
 Model LessonEdit::next_model() const {
@@ -310,8 +304,14 @@ double attention_flops(int n, int d_model, int heads) {
   return heads * (3 * 2.0 * n * d_model * d_k + 2.0 * n * n * d_k + 2.0 * n * n * d_v) + 2.0 * n * (heads * d_v) * d_model;
 }
 
+const std::vector<std::string>& benchmark_op_names() {
+  static const std::vector<std::string> kOps = {"benchmark", "benchmarkLesson", "benchmarkAnalysis"};
+  return kOps;
+}
+
 bool is_benchmark_op(const std::string& op) {
-  return op == "benchmark" || op == "benchmarkLesson" || op == "benchmarkAnalysis";
+  const auto& ops = benchmark_op_names();
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
 
 json handle_benchmark_op(const Controller& controller, const json& request) {

@@ -9,6 +9,7 @@
 //     the forward pass and every analysis recompute the app does per edit.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,10 +42,8 @@ class LessonEdit {
  public:
   static constexpr int kDModel = 128, kLayers = 2, kHeads = 8;
 
-  // `resources` and `lessons` are shared with the lab when given (else loaded from assets/).
-  LessonEdit(const Lexicon& lexicon, bool gold, int edited_layer = 0,
-             std::shared_ptr<const analysis::Resources> resources = nullptr,
-             std::shared_ptr<const LessonList> lessons = nullptr);
+  // `resources` (the lab's) must outlive the LessonEdit.
+  LessonEdit(const Resources& resources, bool gold, int edited_layer = 0);
   LessonEdit(const LessonEdit&) = delete;
   LessonEdit& operator=(const LessonEdit&) = delete;
 
@@ -62,8 +61,9 @@ class LessonEdit {
   bool flipped_ = false;
 };
 
-// True for "benchmark" and "benchmarkLesson".
+// True for the ops of benchmark_op_names(): "benchmark", "benchmarkLesson", "benchmarkAnalysis".
 bool is_benchmark_op(const std::string& op);
+const std::vector<std::string>& benchmark_op_names();
 
 // {"ok": true, "result": {median_ms, min_ms, reps, batch, flops, gflops, ...}} or {"ok": false, "error": "why"}.
 // `controller` lends its lexicon and loaded analysis resources; its state is not changed.

@@ -4,38 +4,34 @@
 
 namespace headlab::app {
 
-Controller::Controller(AppState& state, const Lexicon& lexicon) : state_(state), lexicon_(lexicon) {
-  recompute(state_, lexicon_);
+Controller::Controller(AppState& state, const Resources& resources) : state_(state), resources_(resources) {
+  recompute(state_, resources_);
 }
 
-std::string Controller::apply(const Edit& edit, std::uint64_t merge_key) {
+ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
+  const bool edits_document = changes_document(action);
   // Assigned into a kept buffer: a drag step (merged into the last undo step) copies the document
   // without allocating.
-  before_ = state_.document;
-  const std::string error = edit(state_);
-  if (!error.empty()) {
-    std::swap(state_.document, before_);  // an edit that fails half-way changes nothing
-    push_notice(state_, NoticeLevel::error, error);
-    return error;
+  if (edits_document) before_ = state_.document;
+  ActionResult result = app::apply(state_, resources_, action);
+  if (!result.ok()) {
+    push_notice(state_, NoticeLevel::error, result.error);
+    return result;
   }
-  const bool merges = merge_key != 0 && merge_key == last_merge_key_ && !undo_.empty();
-  if (!merges) {
-    undo_.push_back(std::move(before_));
-    if (undo_.size() > kUndoDepth) undo_.pop_front();
+  if (edits_document) {
+    const bool merges = merge_key != 0 && merge_key == last_merge_key_ && !undo_.empty();
+    if (!merges) {
+      undo_.push_back(std::move(before_));
+      if (undo_.size() > kUndoDepth) undo_.pop_front();
+    }
+    redo_.clear();
+    last_merge_key_ = merge_key;
   }
-  redo_.clear();
-  last_merge_key_ = merge_key;
-  state_.dirty = true;
-  recompute(state_, lexicon_);
-  return {};
+  recompute(state_, resources_);
+  return result;
 }
 
-std::string Controller::apply_without_history(const Edit& edit) {
-  const std::string error = edit(state_);
-  if (!error.empty()) push_notice(state_, NoticeLevel::error, error);
-  recompute(state_, lexicon_);
-  return error;
-}
+void Controller::notify(NoticeLevel level, std::string text) { push_notice(state_, level, std::move(text)); }
 
 bool Controller::undo() {
   if (undo_.empty()) return false;
@@ -44,7 +40,7 @@ bool Controller::undo() {
   undo_.pop_back();
   last_merge_key_ = 0;
   state_.dirty = true;
-  recompute(state_, lexicon_);
+  recompute(state_, resources_);
   return true;
 }
 
@@ -55,7 +51,7 @@ bool Controller::redo() {
   redo_.pop_back();
   last_merge_key_ = 0;
   state_.dirty = true;
-  recompute(state_, lexicon_);
+  recompute(state_, resources_);
   return true;
 }
 

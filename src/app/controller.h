@@ -1,35 +1,39 @@
 #pragma once
-// Applies edits to the AppState: validates, records undo history, recomputes the trace at once
-// so whatever is drawn after an edit in the same frame already shows its effect.
+// Applies actions to the AppState: validates (app::apply), records undo history, and recomputes
+// the trace at once, so whatever is drawn after an action in the same frame already shows it.
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <string>
 
+#include "app/action.h"
 #include "app/app_state.h"
+#include "app/apply_action.h"
+#include "app/resources.h"
 
 namespace headlab::app {
-
-using Edit = std::function<std::string(AppState&)>;  // returns "" or why it was refused
 
 class Controller {
  public:
   static constexpr std::size_t kUndoDepth = 256;
 
-  Controller(AppState& state, const Lexicon& lexicon);
+  // `resources` must outlive the Controller.
+  Controller(AppState& state, const Resources& resources);
 
   const AppState& state() const { return state_; }
-  const Lexicon& lexicon() const { return lexicon_; }
+  const Resources& resources() const { return resources_; }
+  const Lexicon& lexicon() const { return resources_.lexicon; }
 
-  // Applies `edit`; a refused edit leaves the state untouched and posts a notice. Edits that
-  // share a non-zero `merge_key` in a row (one drag of one cell) make a single undo step.
-  std::string apply(const Edit& edit, std::uint64_t merge_key = 0);
-  // Changes that are not model edits (selection): no undo step.
-  std::string apply_without_history(const Edit& edit);
+  // Applies `action`. A refused action changes nothing but posting an error notice. Actions that
+  // share a non-zero `merge_key` in a row (one drag of one cell) make a single undo step; actions
+  // that change no document (selection, theme) make none.
+  ActionResult apply(const Action& action, std::uint64_t merge_key = 0);
+
+  // A notice from outside the app (the page, training): no undo step.
+  void notify(NoticeLevel level, std::string text);
 
   // Lesson progress is not part of the document: moving between steps records no undo step.
   LessonProgress& progress() { return state_.progress; }
-  void refresh_goal() { update_goal(state_, lexicon_); }
+  void refresh_goal() { update_goal(state_, resources_); }
 
   bool can_undo() const { return !undo_.empty(); }
   bool can_redo() const { return !redo_.empty(); }
@@ -40,8 +44,8 @@ class Controller {
 
  private:
   AppState& state_;
-  const Lexicon& lexicon_;
-  Document before_;  // the document before the edit being applied (undo step, or rollback)
+  const Resources& resources_;
+  Document before_;  // the document before the action being applied (the undo step)
   std::deque<Document> undo_;
   std::deque<Document> redo_;
   std::uint64_t last_merge_key_ = 0;

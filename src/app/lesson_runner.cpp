@@ -1,24 +1,22 @@
 #include "app/lesson_runner.h"
 
-#include <nlohmann/json.hpp>
-
-#include "app/api.h"
+#include "app/action_codec.h"
 
 namespace headlab::app {
 namespace {
 
-const LessonList& lesson_list(const Controller& controller) {
-  static const LessonList kEmpty;
-  return controller.state().lessons ? *controller.state().lessons : kEmpty;
+const LessonList& lesson_list(const Controller& controller) { return controller.resources().lessons; }
+
+const StepActions& step_actions(const Controller& controller, int lesson, int step) {
+  return controller.resources().lesson_actions[lesson][step];
 }
 
-// Runs each request; stops at the first refusal and reports it.
-std::string run_requests(Controller& controller, const nlohmann::json& requests) {
-  for (const auto& request : requests) {
-    const auto response = nlohmann::json::parse(handle_request(controller, request.dump()), nullptr, false);
-    if (response.is_discarded() || !response.value("ok", false))
-      return "lesson step: \"" + request.value("op", std::string("?")) + "\" failed: " +
-             (response.is_discarded() ? std::string("bad response") : response.value("error", std::string("?")));
+// Applies each action as its own undo step; stops at the first refusal and reports it.
+std::string run_actions(Controller& controller, const std::vector<Action>& actions) {
+  for (const Action& action : actions) {
+    const ActionResult result = controller.apply(action);
+    if (!result.ok())
+      return "lesson step: \"" + encode_action(action)["op"].get<std::string>() + "\" failed: " + result.error;
   }
   return {};
 }
@@ -34,7 +32,7 @@ std::string start_step(Controller& controller, int lesson, int step) {
   p.lesson = lesson;
   p.step = step;
   p.hints_shown = 0;
-  const std::string error = run_requests(controller, lessons[lesson].steps[step].setup);
+  const std::string error = run_actions(controller, step_actions(controller, lesson, step).setup);
   controller.refresh_goal();
   return error;
 }
@@ -43,7 +41,7 @@ std::string show_me(Controller& controller) {
   const LessonProgress& p = controller.state().progress;
   const LessonList& lessons = lesson_list(controller);
   if (p.lesson < 0 || p.lesson >= static_cast<int>(lessons.size())) return "no lesson is open";
-  const std::string error = run_requests(controller, lessons[p.lesson].steps[p.step].solution);
+  const std::string error = run_actions(controller, step_actions(controller, p.lesson, p.step).solution);
   controller.refresh_goal();
   return error;
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Moves the learner through the lessons: starting a step runs its setup, "show me" runs its
-// solution, both as window.headlab requests through the Controller (so they are undoable and
-// the learner can inspect every edit they made).
+// solution, both as actions through the Controller (each one undoable, so the learner can inspect
+// every edit they made). The actions were decoded when the lessons loaded (lesson_actions.h).
 #include <string>
 
 #include "app/controller.h"

@@ -37,9 +37,12 @@ std::string scale_line(AppState& state, const MatrixRef& ref, Axis axis, int ind
   if (!std::isfinite(factor) || std::fabs(factor) > 1e6) return "the scale factor must be a finite number up to 1e6";
   const Eigen::Index count = axis == Axis::row ? m->rows() : m->cols();
   if (index < 0 || index >= count) return "line " + std::to_string(index) + " is outside the matrix";
-  if (axis == Axis::row) m->row(index) *= static_cast<float>(factor);
-  else m->col(index) *= static_cast<float>(factor);
-  if (!m->allFinite()) return "scaling would overflow";
+  // Checked before writing, so a refused scale leaves the matrix as it was.
+  const float f = static_cast<float>(factor);
+  const bool finite = axis == Axis::row ? (m->row(index) * f).allFinite() : (m->col(index) * f).allFinite();
+  if (!finite) return "scaling would overflow";
+  if (axis == Axis::row) m->row(index) *= f;
+  else m->col(index) *= f;
   return {};
 }
 
@@ -58,17 +61,6 @@ std::string set_line(AppState& state, const MatrixRef& ref, Axis axis, int index
     if (axis == Axis::row) (*m)(index, k) = values[k];
     else (*m)(k, index) = values[k];
   }
-  return {};
-}
-
-std::string set_matrix(AppState& state, const MatrixRef& ref, const Matrix& values) {
-  std::string error;
-  Matrix* m = find_mutable(state, ref, error);
-  if (!m) return error;
-  if (values.rows() != m->rows() || values.cols() != m->cols())
-    return "expected a " + std::to_string(m->rows()) + "x" + std::to_string(m->cols()) + " matrix";
-  if (!values.allFinite()) return "weights must be finite numbers";
-  *m = values;
   return {};
 }
 

@@ -13,15 +13,12 @@ struct MatrixRef {
   WeightMatrix which = WeightMatrix::W_Q;
 };
 
-enum class Axis { row, column };
-
 // The matrix a reference points to, or nullptr with `error` set.
 const Matrix* find_matrix(const AppState& state, const MatrixRef& ref, std::string* error = nullptr);
 
 std::string scale_line(AppState& state, const MatrixRef& ref, Axis axis, int index, double factor);
 // Writes `values` into a row or column (lengths must match); used for zero and paste.
 std::string set_line(AppState& state, const MatrixRef& ref, Axis axis, int index, const std::vector<float>& values);
-std::string set_matrix(AppState& state, const MatrixRef& ref, const Matrix& values);
 // Zeroes head `head`'s rows of W_O (all rows when head is -1): the head no longer reaches the output.
 std::string zero_output_block(AppState& state, int layer, int head);
 

@@ -76,7 +76,7 @@ std::string load_state(Controller& controller, const std::string& json_text) {
   if (!doc.contains("version") || !doc["version"].is_number_integer()) return "version: expected an integer";
   if (doc["version"].get<long long>() > kStateVersion) return "version: saved by a newer HeadLab";
   if (!doc.contains("model")) return "model: missing";
-  Result<Document> document = parse_model_file(doc["model"].dump());
+  const Result<Document> document = parse_model_file(doc["model"].dump());
   if (!document.ok()) return "model." + document.error();
   const Model& model = document.value().model;
   Selection selection;
@@ -94,7 +94,7 @@ std::string load_state(Controller& controller, const std::string& json_text) {
   if (doc.contains("lesson")) {
     progress = LessonProgress{};
     std::string error;
-    if (!read_progress(doc["lesson"], controller.state().lessons.get(), progress, error)) return error;
+    if (!read_progress(doc["lesson"], &controller.resources().lessons, progress, error)) return error;
   }
   if (doc.contains("language")) {
     if (doc["language"] != "en" && doc["language"] != "zh") return "language: expected \"en\" or \"zh\"";
@@ -106,16 +106,10 @@ std::string load_state(Controller& controller, const std::string& json_text) {
     preferences.theme = doc["theme"].get<std::string>();
   }
   // Everything validated: now replace, as one undoable edit for the document.
-  const std::string error = controller.apply([&](AppState& s) {
-    s.document = std::move(document).value();
-    return std::string();
-  });
-  if (!error.empty()) return error;
-  controller.apply_without_history([&](AppState& s) {
-    s.selection = selection;
-    s.preferences = preferences;
-    return std::string();
-  });
+  const ActionResult loaded = controller.apply(LoadModel{doc["model"].dump()});
+  if (!loaded.ok()) return loaded.error;
+  controller.apply(SelectHead{selection.layer, selection.head});
+  controller.apply(SetTheme{preferences.theme == "light" ? Theme::light : Theme::dark});
   controller.progress() = progress;
   controller.refresh_goal();
   return {};

@@ -34,7 +34,7 @@ const char* notice_level(NoticeLevel level) {
 
 }  // namespace
 
-std::string state_json(const AppState& state) {
+std::string state_json(const AppState& state, const Resources& resources) {
   const Model& model = state.document.model;
   json out;
   json tokens = json::array();
@@ -65,7 +65,7 @@ std::string state_json(const AppState& state) {
   out["revision"] = state.revision;
   json layers = json::array();
   const analysis::Analysis& analysis = state.analysis;
-  const bool analysed = state.analysis_resources && analysis.layers.size() == state.trace.layers.size();
+  const bool analysed = analysis.layers.size() == state.trace.layers.size();
   for (std::size_t l = 0; l < state.trace.layers.size(); ++l) {
     const LayerTrace& lt = state.trace.layers[l];
     json heads = json::array();
@@ -76,7 +76,7 @@ std::string state_json(const AppState& state) {
                    {"W_Q", rows(w.W_Q)}, {"W_K", rows(w.W_K)}, {"W_V", rows(w.W_V)}};
       // Labels, scores, explanation, importance (docs/labels.md).
       if (analysed && h < analysis.layers[l].heads.size())
-        head.update(analysis::head_json(analysis.layers[l].heads[h], state.analysis_resources->gold));
+        head.update(analysis::head_json(analysis.layers[l].heads[h], resources.analysis.gold));
       heads.push_back(std::move(head));
     }
     json layer = {{"heads", std::move(heads)}, {"output", rows(lt.output)}};
@@ -91,9 +91,9 @@ std::string state_json(const AppState& state) {
     for (const std::string& key : p.completed) completed.push_back(key);
     json lesson = {{"index", p.lesson}, {"step", p.step}, {"goal_met", p.goal_met}, {"hints_shown", p.hints_shown},
                    {"completed", std::move(completed)}, {"language", p.language == Language::zh ? "zh" : "en"},
-                   {"paused_lesson", p.paused_lesson}, {"count", state.lessons ? state.lessons->size() : 0}};
-    if (state.lessons && p.lesson >= 0 && p.lesson < static_cast<int>(state.lessons->size())) {
-      const lessons::Lesson& l = (*state.lessons)[p.lesson];
+                   {"paused_lesson", p.paused_lesson}, {"count", resources.lessons.size()}};
+    if (p.lesson >= 0 && p.lesson < static_cast<int>(resources.lessons.size())) {
+      const lessons::Lesson& l = resources.lessons[p.lesson];
       lesson["id"] = l.id;
       lesson["step_id"] = l.steps[p.step].id;
       lesson["step_count"] = l.steps.size();

@@ -3,11 +3,12 @@
 #include <string>
 
 #include "app/app_state.h"
+#include "app/resources.h"
 
 namespace headlab::app {
 
 // {"tokens": [...], "config": {...}, "selection": {...}, "layers": [{"heads": [{"attention":
 //  n x n rows, ...}]}], "notices": [...]}. Non-finite numbers are written as null.
-std::string state_json(const AppState& state);
+std::string state_json(const AppState& state, const Resources& resources);
 
 }  // namespace headlab::app

@@ -141,10 +141,15 @@ json training_state_json(const TrainingSession& session, bool losses) {
   return out;
 }
 
+const std::vector<std::string>& training_op_names() {
+  static const std::vector<std::string> kOps = {"trainStart",    "trainPause",    "trainStep",      "trainState", "trainReset",
+                                                "trainSettings", "trainUseModel", "trainBenchmark", "probe",      "compareHeads"};
+  return kOps;
+}
+
 bool is_training_op(const std::string& op) {
-  static const char* const kOps[] = {"trainStart", "trainPause", "trainStep",  "trainState",     "trainReset",
-                                     "trainSettings", "trainUseModel", "trainBenchmark", "probe", "compareHeads"};
-  return std::any_of(std::begin(kOps), std::end(kOps), [&](const char* name) { return op == name; });
+  const auto& ops = training_op_names();
+  return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
 
 json handle_training_op(TrainingSession& session, Controller& controller, const json& request) {

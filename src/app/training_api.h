@@ -3,6 +3,7 @@
 // settings, state, probes, the one-vs-many comparison, a speed benchmark, and loading the trained
 // model into the lab. handle_request (api.h) forwards them here.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@ namespace headlab::app {
 // True for the ops below ("trainStart", "trainPause", "trainStep", "trainState", "trainReset",
 // "trainSettings", "trainUseModel", "trainBenchmark", "probe", "compareHeads").
 bool is_training_op(const std::string& op);
+const std::vector<std::string>& training_op_names();
 
 // {"ok": true, "result": ...} or {"ok": false, "error": "why"}.
 nlohmann::json handle_training_op(TrainingSession& session, Controller& controller, const nlohmann::json& request);

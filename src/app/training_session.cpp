@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "engine/model_file.h"
 #include "engine/training/gold_corpus.h"
 #include "engine/training/grammar.h"
 
@@ -55,7 +56,8 @@ HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig
   return role;
 }
 
-TrainingSession::TrainingSession() = default;
+TrainingSession::TrainingSession(const Resources& resources)
+    : grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
 
 std::string TrainingSession::ensure_started() {
   if (trainer_) return {};
@@ -64,11 +66,6 @@ std::string TrainingSession::ensure_started() {
 }
 
 std::string TrainingSession::reset(std::uint32_t seed, float learning_rate) {
-  if (!grammar_) {
-    Result<training::Grammar> grammar = training::load_grammar();
-    if (!grammar.ok()) return error_ = "Training is unavailable: " + grammar.error();
-    grammar_ = std::make_shared<const training::Grammar>(std::move(grammar).value());
-  }
   training::TrainerConfig config;
   config.seed = seed;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
@@ -81,8 +78,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate) {
   if (held_out_.empty()) {
     held_out_ = training::held_out_sentences(*grammar_, kHeldOutSeed, settings_.held_out_count,
                                              config.architecture.special_tokens);
-    std::string ignored;  // a broken labels.json falls back to the same built-in thresholds as the lab
-    label_resources_.config = training::label_config_for(analysis::load_label_config(&ignored), *grammar_);
+    label_resources_.config = training::label_config_for(*lab_label_config_, *grammar_);
     label_resources_.gold = training::gold_corpus(held_out_, *grammar_);
   }
   timeline_.clear();
@@ -233,25 +229,21 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
   Document document = trainer_->document();
   const std::vector<std::string>& vocab = document.model.vocab;
   const auto known = [&](const std::string& word) { return std::find(vocab.begin(), vocab.end(), lower(word)) != vocab.end(); };
-  return controller.apply([&](AppState& state) {
-    // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
-    if (state.analysis_resources)
-      for (const analysis::GoldSentence& sentence : state.analysis_resources->gold.sentences)
-        if (sentence.has_parse && std::all_of(sentence.tokens.begin(), sentence.tokens.end(), known)) {
-          document.input.text = sentence.text;
-          break;
-        }
-    state.document = document;
-    state.dirty = true;
-    push_notice(state, NoticeLevel::info,
-                "Loaded the model trained for " + std::to_string(trainer_->steps_done()) + " steps (seed " +
-                    std::to_string(settings_.seed) + "); Ctrl+Z brings the previous model back.");
-    return std::string();
-  });
+  // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
+  for (const analysis::GoldSentence& sentence : controller.resources().analysis.gold.sentences)
+    if (sentence.has_parse && std::all_of(sentence.tokens.begin(), sentence.tokens.end(), known)) {
+      document.input.text = sentence.text;
+      break;
+    }
+  const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
+  if (!loaded.ok()) return loaded.error;
+  controller.notify(NoticeLevel::info, "Loaded the model trained for " + std::to_string(trainer_->steps_done()) +
+                                           " steps (seed " + std::to_string(settings_.seed) +
+                                           "); Ctrl+Z brings the previous model back.");
+  return {};
 }
 
 double TrainingSession::measure_steps_per_second(double seconds) const {
-  if (!grammar_) return 0.0;
   Result<training::Trainer> trainer = training::Trainer::create(training::TrainerConfig{}, *grammar_);
   if (!trainer.ok()) return 0.0;
   trainer.value().step(3);  // buffers sized, caches warm
@@ -261,8 +253,7 @@ double TrainingSession::measure_steps_per_second(double seconds) const {
 }
 
 const std::vector<std::string>& TrainingSession::relations() const {
-  static const std::vector<std::string> kNone;
-  return grammar_ ? grammar_->relations : kNone;
+  return grammar_->relations;
 }
 
 }  // namespace headlab::app

@@ -68,11 +68,12 @@ struct ProbeProgress {
 
 class TrainingSession {
  public:
-  TrainingSession();
+  // `resources` (its grammar) must outlive the session.
+  explicit TrainingSession(const Resources& resources);
   TrainingSession(const TrainingSession&) = delete;
   TrainingSession& operator=(const TrainingSession&) = delete;
 
-  // Loads the grammar and builds the first trainer (on first use, so the page starts fast).
+  // Builds the first trainer (on first use, so the page starts fast).
   // "" or why training is unavailable; the error is kept in error().
   std::string ensure_started();
   // A fresh run from `seed` at `learning_rate`: losses, timeline and probes start over.
@@ -133,7 +134,8 @@ class TrainingSession {
   void update_rates(double now);
 
   TrainingSettings settings_;
-  std::shared_ptr<const training::Grammar> grammar_;
+  const training::Grammar* grammar_;
+  const analysis::LabelConfig* lab_label_config_;  // the lab's thresholds (labels.json)
   std::optional<training::Trainer> trainer_;
   std::vector<training::Sentence> held_out_;
   // The lab's thresholds and the held-out sentences as gold annotations, for labelling heads.

@@ -87,20 +87,31 @@ Result<Lesson> parse_lesson(const std::string& json_text) {
   return lesson;
 }
 
-Result<std::vector<Lesson>> load_lessons() {
-  using R = Result<std::vector<Lesson>>;
+Result<std::vector<std::string>> lesson_files() {
+  using R = Result<std::vector<std::string>>;
   const auto index_text = read_asset("lessons/index.json");
   if (!index_text) return R::failure("assets/lessons/index.json could not be read");
   const json index = json::parse(*index_text, nullptr, false);
   if (index.is_discarded() || !index.contains("lessons") || !index["lessons"].is_array())
     return R::failure("assets/lessons/index.json: expected {\"lessons\": [file names]}");
-  std::vector<Lesson> lessons;
+  std::vector<std::string> names;
   for (const json& name : index["lessons"]) {
     if (!name.is_string()) return R::failure("assets/lessons/index.json: lesson names must be strings");
-    const auto text = read_asset("lessons/" + name.get<std::string>());
-    if (!text) return R::failure("assets/lessons/" + name.get<std::string>() + " could not be read");
+    names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
+Result<std::vector<Lesson>> load_lessons() {
+  using R = Result<std::vector<Lesson>>;
+  Result<std::vector<std::string>> names = lesson_files();
+  if (!names.ok()) return R::failure(names.error());
+  std::vector<Lesson> lessons;
+  for (const std::string& name : names.value()) {
+    const auto text = read_asset("lessons/" + name);
+    if (!text) return R::failure("assets/lessons/" + name + " could not be read");
     Result<Lesson> lesson = parse_lesson(*text);
-    if (!lesson.ok()) return R::failure(name.get<std::string>() + ": " + lesson.error());
+    if (!lesson.ok()) return R::failure(name + ": " + lesson.error());
     lessons.push_back(std::move(lesson).value());
   }
   return lessons;

@@ -14,6 +14,7 @@
 #include "app/api.h"
 #include "app/controller.h"
 #include "app/exports.h"
+#include "app/resources.h"
 #include "app/training_session.h"
 #include "engine/model_file.h"
 #include "engine/assets.h"
@@ -33,16 +34,12 @@ constexpr float kFontSize = 15.0f;
 struct Platform {
   SDL_Window* window = nullptr;
   SDL_GLContext gl = nullptr;
-  headlab::Lexicon lexicon;
   headlab::app::AppState state;
   headlab::app::Controller* controller = nullptr;
-  headlab::app::TrainingSession training;  // in-page training (issue 7), outside the undo history
+  headlab::app::TrainingSession* training = nullptr;  // in-page training (issue 7), outside the undo history
   headlab::ui::LabUiState ui;
-  headlab::ui::UiText text;
-  std::vector<headlab::Preset> presets;
   headlab::ui::FontFiles fonts;
   std::string applied_theme = "dark";
-  std::vector<std::string> example_sentences;
   bool wants_text_input = false;
   bool export_waited = false;
   float pixel_ratio = 1.0f;
@@ -179,7 +176,7 @@ void frame(void* arg) {
   }
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.
-  p.training.advance_frame();
+  p.training->advance_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();
@@ -187,7 +184,7 @@ void frame(void* arg) {
     p.applied_theme = p.state.preferences.theme;
     headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark);
   }
-  headlab::ui::draw_lab_window(*p.controller, p.ui, p.example_sentences, p.text, p.presets, &p.training);
+  headlab::ui::draw_lab_window(*p.controller, p.ui, p.training);
   ImGui::Render();
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
@@ -216,7 +213,7 @@ extern "C" {
 // window.headlab calls this with a JSON request; the returned string stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headlab_call(const char* request) {
   if (!g_platform || !g_platform->controller) return "{\"ok\":false,\"error\":\"HeadLab is still starting\"}";
-  g_platform->api_response = headlab::app::handle_request(*g_platform->controller, request ? request : "", &g_platform->training);
+  g_platform->api_response = headlab::app::handle_request(*g_platform->controller, request ? request : "", g_platform->training);
   return g_platform->api_response.c_str();
 }
 
@@ -269,16 +266,17 @@ int main() {
   SDL_GL_MakeCurrent(platform.window, platform.gl);
   SDL_GL_SetSwapInterval(1);
 
-  std::string lexicon_error;
-  platform.lexicon = headlab::load_lexicon(&lexicon_error);
-  static headlab::app::Controller controller(platform.state, platform.lexicon);
+  // Every asset is read and checked here, once; a missing or broken one stops the start with its name.
+  headlab::Result<headlab::app::Resources> loaded = headlab::app::load_resources();
+  if (!loaded.ok()) {
+    report_fatal(loaded.error().c_str());
+    return 1;
+  }
+  static const headlab::app::Resources resources = std::move(loaded).value();
+  static headlab::app::Controller controller(platform.state, resources);
   platform.controller = &controller;
-  if (!lexicon_error.empty()) headlab::app::push_notice(platform.state, headlab::app::NoticeLevel::error, lexicon_error);
-  if (const auto sentences = headlab::read_asset("sentences.json"))
-    platform.example_sentences = headlab::app::example_texts(*sentences);
-  if (const auto ui_text = headlab::read_asset("ui_text.json")) platform.text = headlab::ui::UiText::parse(*ui_text);
-  if (auto presets = headlab::load_presets(); presets.ok()) platform.presets = std::move(presets).value();
-  else headlab::app::push_notice(platform.state, headlab::app::NoticeLevel::error, presets.error());
+  static headlab::app::TrainingSession training(resources);
+  platform.training = &training;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

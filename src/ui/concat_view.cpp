@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/matrix_actions.h"
 #include "imgui.h"
 #include "ui/panels.h"
 #include "ui/matrix_view.h"
@@ -40,7 +39,7 @@ void draw_concat_view(PanelContext& context, float width, float height) {
     matrix_view("z", lt.heads[i].Z, ImVec2(unit * model_layer.d_v, block_h), scale, &hr, &hc);
     if (hr >= 0) ImGui::SetTooltip("Z_%d[%s][%d] = %.4f", i, context.tokens[hr].c_str(), hc, lt.heads[i].Z(hr, hc));
     if (ImGui::SmallButton("zero W_O block"))
-      context.controller.apply([layer, i](app::AppState& s) { return app::zero_output_block(s, layer, i); });
+      context.actions.emit(app::ZeroOutputBlock{layer, i});
     item_tooltip("Set this head's rows of W_O to zero: the head still computes Z_i, but the output no longer "
                  "uses it. Undo with Ctrl+Z.");
     ImGui::PopID();

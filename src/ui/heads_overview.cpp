@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/actions.h"
 #include "imgui.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
@@ -70,7 +69,7 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
         ui.next_hovered_token = r.hovered_col;
       }
       if (r.clicked && !ui.overview_summary)
-        context.controller.apply_without_history([l, h](app::AppState& s) { return app::select_head(s, l, h); });
+        context.actions.emit(app::SelectHead{l, h});
       const std::string caption = ui.overview_summary ? "mean" : head_caption(state, l, h);
       const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (tile - caption_w) * 0.5f));

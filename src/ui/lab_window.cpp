@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/actions.h"
 #include "engine/embedding.h"
 #include "imgui.h"
 #include "ui/panels.h"
@@ -20,20 +19,20 @@ std::vector<std::string> token_texts(const app::AppState& state) {
   return out;
 }
 
-void select_relative(app::Controller& controller, int layer_step, int head_step) {
-  const app::AppState& state = controller.state();
+void select_relative(ActionSink& actions, int layer_step, int head_step) {
+  const app::AppState& state = actions.state();
   const int layers = static_cast<int>(state.document.model.layers.size());
   const int layer = std::clamp(state.selection.layer + layer_step, 0, layers - 1);
   const int heads = state.document.model.layers[layer].head_count();
   const int head = std::clamp(state.selection.head + head_step, 0, heads - 1);
-  controller.apply_without_history([layer, head](app::AppState& s) { return app::select_head(s, layer, head); });
+  actions.emit(app::SelectHead{layer, head});
 }
 
-void handle_shortcuts(app::Controller& controller, LabUiState& ui) {
+void handle_shortcuts(ActionSink& actions, LabUiState& ui) {
   const ImGuiIO& io = ImGui::GetIO();
   // In a text field the chords are the field's own undo.
   if (!io.WantTextInput)
-    for (HistoryKey key : ui.history_keys) key == HistoryKey::undo ? controller.undo() : controller.redo();
+    for (HistoryKey key : ui.history_keys) key == HistoryKey::undo ? actions.undo() : actions.redo();
   ui.history_keys.clear();
   if (io.WantTextInput) return;
   for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
@@ -45,10 +44,10 @@ void handle_shortcuts(app::Controller& controller, LabUiState& ui) {
       case '4': ui.detail = DetailView::training; break;
       case 'w': case 'W': ui.side = SidePanel::weights; break;
       case 'l': case 'L': ui.side = SidePanel::labels; break;
-      case '[': select_relative(controller, 0, -1); break;
-      case ']': select_relative(controller, 0, 1); break;
-      case '{': select_relative(controller, -1, 0); break;
-      case '}': select_relative(controller, 1, 0); break;
+      case '[': select_relative(actions, 0, -1); break;
+      case ']': select_relative(actions, 0, 1); break;
+      case '{': select_relative(actions, -1, 0); break;
+      case '}': select_relative(actions, 1, 0); break;
       default: break;
     }
   }
@@ -136,15 +135,17 @@ void draw_stacked(PanelContext& context) {
 
 }  // namespace
 
-void draw_lab_window(app::Controller& controller, LabUiState& ui, const std::vector<std::string>& example_sentences,
-                     const UiText& text, const std::vector<Preset>& presets, app::TrainingSession* training) {
+void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingSession* training) {
+  ActionSink actions(controller);
+  const app::Resources& resources = controller.resources();
   ui.hovered_token = ui.next_hovered_token;
   ui.next_hovered_token = -1;
   ui.widget_rects.clear();
-  handle_shortcuts(controller, ui);
+  handle_shortcuts(actions, ui);
   const std::vector<std::string> tokens = token_texts(controller.state());
   const std::vector<std::string> features = feature_names(controller.state().document.model);
-  PanelContext context{controller, ui, tokens, features, example_sentences, text, presets, training};
+  PanelContext context{actions,   ui, tokens, features, resources.example_sentences, resources.ui_text, resources.presets,
+                       training};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;

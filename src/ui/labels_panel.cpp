@@ -64,7 +64,7 @@ void head_card(PanelContext& context, int l, int h, float width) {
   std::snprintf(header, sizeof header, "L%d H%d  %s###card", l, h, pruned ? "pruned" : head_caption(state, l, h).c_str());
   ImGui::SetNextItemOpen(selected, ImGuiCond_Always);
   if (ImGui::CollapsingHeader(header)) {
-    if (!selected) context.controller.apply_without_history([l, h](app::AppState& s) { return app::select_head(s, l, h); });
+    if (!selected) context.actions.emit(app::SelectHead{l, h});
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(a.label.explanation.c_str());
     ImGui::PopTextWrapPos();
@@ -76,7 +76,7 @@ void head_card(PanelContext& context, int l, int h, float width) {
     } else {
       ImGui::TextDisabled("confidence %.2f%s", a.label.confidence, a.label.strict ? " (strict: >= 90%% of rows)" : "");
     }
-    const analysis::LabelConfig& config = state.analysis_resources->config;
+    const analysis::LabelConfig& config = context.resources().analysis.config;
     for (int r = 0; r < analysis::kRoleCount; ++r) {
       const auto role = static_cast<analysis::Role>(r);
       const bool primary = !a.label.mixed && a.label.primary == role;
@@ -85,13 +85,10 @@ void head_card(PanelContext& context, int l, int h, float width) {
     ImGui::TextDisabled("importance %.3f (change of the layer output when masked)", a.importance);
     bool p = pruned;
     if (ImGui::Checkbox("pruned", &p))
-      context.controller.apply([l, h, p](app::AppState& s) {
-        s.document.model.layers[l].heads[h].pruned = p;
-        return std::string();
-      });
+      context.actions.emit(app::SetPruned{l, h, p});
     item_tooltip("A pruned head contributes a zero block to the concatenation (Michel et al. 2019).");
   } else if (ImGui::IsItemClicked()) {
-    context.controller.apply_without_history([l, h](app::AppState& s) { return app::select_head(s, l, h); });
+    context.actions.emit(app::SelectHead{l, h});
   }
   ImGui::PopID();
 }
@@ -142,15 +139,7 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
     ImGui::Text("Layer %d", l);
     ImGui::SameLine();
     ImGui::PushID(l);
-    if (ImGui::SmallButton("prune least important")) {
-      const int layer = l;
-      context.controller.apply([layer](app::AppState& s) -> std::string {
-        const auto& ranking = s.analysis.layers[layer].importance_ranking;
-        if (ranking.size() <= 1) return "keep at least one head in the layer";
-        s.document.model.layers[layer].heads[ranking.front()].pruned = true;
-        return {};
-      });
-    }
+    if (ImGui::SmallButton("prune least important")) context.actions.emit(app::PruneLeastImportant{l, 1});
     item_tooltip("Prune the head whose removal changes this layer's output least (ablation, Michel et al. 2019).");
     ImGui::PopID();
     for (int h = 0; h < static_cast<int>(state.analysis.layers[l].heads.size()); ++h) head_card(context, l, h, width - ImGui::GetFontSize());

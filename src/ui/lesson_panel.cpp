@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 
-#include "app/lesson_runner.h"
 #include "imgui.h"
 #include "ui/panels.h"
 #include "ui/widget_ids.h"
@@ -28,23 +27,23 @@ void language_toggle(PanelContext& context) {
   static const char* const ids[2] = {"language/en", "language/zh"};
   int current = language == app::Language::zh ? 1 : 0;
   if (segmented("language", labels, 2, current, &context.ui, ids))
-    app::set_language(context.controller, current == 1 ? app::Language::zh : app::Language::en);
+    context.actions.set_language(current == 1 ? app::Language::zh : app::Language::en);
   item_tooltip(context.text.get("language_tip", language));
 }
 
 void lesson_list(PanelContext& context) {
   const app::AppState& state = context.state();
   const app::Language language = state.progress.language;
-  if (!state.lessons) return;
-  for (int l = 0; l < static_cast<int>(state.lessons->size()); ++l) {
-    const lessons::Lesson& lesson = (*state.lessons)[l];
+  const app::LessonList& lessons = context.resources().lessons;
+  for (int l = 0; l < static_cast<int>(lessons.size()); ++l) {
+    const lessons::Lesson& lesson = lessons[l];
     const int done = completed_steps(state, lesson);
     const bool all_done = done == static_cast<int>(lesson.steps.size());
     ImGui::PushID(l);
     char label[512];
     std::snprintf(label, sizeof label, "%s %2d. %s", all_done ? "\xE2\x9C\x93" : (done > 0 ? "\xE2\x80\xA2" : " "), l + 1,
                   app::localized(lesson.title, language).c_str());
-    if (ImGui::Selectable(label, state.progress.lesson == l)) app::start_step(context.controller, l, 0);
+    if (ImGui::Selectable(label, state.progress.lesson == l)) context.actions.start_lesson(l, 0);
     register_item(context.ui, "lesson/" + std::to_string(l));
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -63,13 +62,13 @@ void free_play_view(PanelContext& context) {
   const app::Language language = state.progress.language;
   ImGui::TextWrapped("%s", context.text.get("welcome", language));
   if (state.progress.paused_lesson >= 0) {
-    if (ImGui::Button(context.text.get("resume", language))) app::resume_lesson(context.controller);
+    if (ImGui::Button(context.text.get("resume", language))) context.actions.resume_lesson();
     register_item(context.ui, "lesson/resume");
   }
   ImGui::Separator();
   lesson_list(context);
   ImGui::Spacing();
-  if (ImGui::SmallButton(context.text.get("reset_progress", language))) app::reset_progress(context.controller);
+  if (ImGui::SmallButton(context.text.get("reset_progress", language))) context.actions.reset_progress();
   item_tooltip(context.text.get("reset_progress_tip", language));
 }
 
@@ -77,10 +76,10 @@ void step_view(PanelContext& context) {
   const app::AppState& state = context.state();
   const app::LessonProgress& p = state.progress;
   const app::Language language = p.language;
-  const lessons::Lesson& lesson = (*state.lessons)[p.lesson];
+  const lessons::Lesson& lesson = context.resources().lessons[p.lesson];
   const lessons::Step& step = lesson.steps[p.step];
   const float font = ImGui::GetFontSize();
-  ImGui::TextDisabled(context.text.get("lesson_of", language), p.lesson + 1, static_cast<int>(state.lessons->size()));
+  ImGui::TextDisabled(context.text.get("lesson_of", language), p.lesson + 1, static_cast<int>(context.resources().lessons.size()));
   ImGui::SameLine();
   ImGui::TextDisabled("|");
   ImGui::SameLine();
@@ -130,31 +129,31 @@ void step_view(PanelContext& context) {
     ImGui::TextWrapped("%s %s", "\xE2\x80\xA2", app::localized(step.hints[h], language).c_str());
   // Buttons.
   ImGui::BeginDisabled(p.lesson == 0 && p.step == 0);
-  if (ImGui::Button(context.text.get("back", language))) app::previous_step(context.controller);
+  if (ImGui::Button(context.text.get("back", language))) context.actions.previous_step();
   register_item(context.ui, "lesson/back");
   ImGui::EndDisabled();
   flow_same_line(font * 6.0f);
-  if (ImGui::Button(context.text.get("reset_step", language))) app::reset_step(context.controller);
+  if (ImGui::Button(context.text.get("reset_step", language))) context.actions.reset_step();
   register_item(context.ui, "lesson/reset");
   flow_same_line(font * 4.0f);
-  if (ImGui::Button(context.text.get("hint", language))) app::reveal_hint(context.controller);
+  if (ImGui::Button(context.text.get("hint", language))) context.actions.reveal_hint();
   register_item(context.ui, "lesson/hint");
   if (p.hints_shown >= static_cast<int>(step.hints.size())) item_tooltip(context.text.get("no_more_hints", language));
   flow_same_line(font * 5.0f);
-  if (ImGui::Button(context.text.get("show_me", language))) app::show_me(context.controller);
+  if (ImGui::Button(context.text.get("show_me", language))) context.actions.show_me();
   register_item(context.ui, "lesson/show_me");
   item_tooltip(context.text.get("show_me_tip", language));
   flow_same_line(font * 4.0f);
   const bool unlocked = met || done_before;
   ImGui::BeginDisabled(!unlocked);
   if (unlocked) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.16f, 0.50f, 0.25f, 1.0f));
-  if (ImGui::Button(context.text.get("next", language))) app::next_step(context.controller);
+  if (ImGui::Button(context.text.get("next", language))) context.actions.next_step();
   if (unlocked) ImGui::PopStyleColor();
   register_item(context.ui, "lesson/next");
   ImGui::EndDisabled();
   if (!unlocked) item_tooltip(context.text.get("next_locked", language));
   ImGui::Spacing();
-  if (ImGui::SmallButton(context.text.get("free_play", language))) app::leave_lesson(context.controller);
+  if (ImGui::SmallButton(context.text.get("free_play", language))) context.actions.leave_lesson();
   register_item(context.ui, "lesson/free_play");
   item_tooltip(context.text.get("free_play_tip", language));
 }
@@ -176,8 +175,8 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
     ImGui::EndPopup();
   }
   ImGui::Separator();
-  const bool in_lesson = state.lessons && state.progress.lesson >= 0 &&
-                         state.progress.lesson < static_cast<int>(state.lessons->size());
+  const bool in_lesson =
+      state.progress.lesson >= 0 && state.progress.lesson < static_cast<int>(context.resources().lessons.size());
   if (in_lesson) step_view(context);
   else free_play_view(context);
   ImGui::EndChild();
@@ -186,8 +185,9 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
 void draw_lesson_highlights(PanelContext& context) {
   const app::AppState& state = context.state();
   const app::LessonProgress& p = state.progress;
-  if (!state.lessons || p.lesson < 0 || p.lesson >= static_cast<int>(state.lessons->size()) || p.goal_met) return;
-  const lessons::Step& step = (*state.lessons)[p.lesson].steps[p.step];
+  const app::LessonList& lessons = context.resources().lessons;
+  if (p.lesson < 0 || p.lesson >= static_cast<int>(lessons.size()) || p.goal_met) return;
+  const lessons::Step& step = lessons[p.lesson].steps[p.step];
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   const float pulse = 0.55f + 0.45f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
   const ImU32 colour = IM_COL32(255, 190, 64, static_cast<int>(90 + 165 * pulse));

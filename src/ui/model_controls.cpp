@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <random>
 
-#include "app/model_actions.h"
 #include "engine/embedding.h"
 #include "imgui.h"
 #include "ui/panels.h"
@@ -13,7 +12,7 @@ namespace headlab::ui {
 
 void draw_model_controls(PanelContext& context) {
   const app::AppState& state = context.state();
-  auto& controller = context.controller;
+  ActionSink& actions = context.actions;
   const Model& model = state.document.model;
   const float font = ImGui::GetFontSize();
   const int layer = state.selection.layer;
@@ -23,43 +22,41 @@ void draw_model_controls(PanelContext& context) {
   const int min_d = model.embedding == Embedding::named_features ? kNamedFeatureCount : kMinDModel;
   ImGui::SetNextItemWidth(font * 7.0f);
   if (ImGui::SliderInt("d_model", &d_model, min_d, 128) && d_model != model.d_model)
-    controller.apply([d_model](app::AppState& s) { return app::set_d_model(s, d_model); }, 2);
-  if (ImGui::IsItemDeactivated()) controller.end_merge();
+    actions.emit(app::SetDModel{d_model}, 2);
+  if (ImGui::IsItemDeactivated()) actions.end_merge();
   item_tooltip("Width of each token vector X. The named-feature embedding has 24 named dimensions; extra "
                "dimensions hold a random word identity.");
   flow_same_line(font * 9.0f);
   int d_k = selected_layer.d_k;
   ImGui::SetNextItemWidth(font * 6.0f);
   if (ImGui::SliderInt("d_k", &d_k, 1, 32) && d_k != selected_layer.d_k)
-    controller.apply([layer, d_k](app::AppState& s) { return app::set_head_dim(s, layer, d_k, d_k); }, 3);
-  if (ImGui::IsItemDeactivated()) controller.end_merge();
+    actions.emit(app::SetHeadDim{layer, d_k, d_k}, 3);
+  if (ImGui::IsItemDeactivated()) actions.end_merge();
   item_tooltip("Size of each head's query/key (and value) vectors in the selected layer. d_model / heads is the "
                "usual choice; columns that stay keep their weights.");
   flow_same_line(font * 6.0f);
   bool causal = model.causal;
   if (ImGui::Checkbox("causal", &causal))
-    controller.apply([causal](app::AppState& s) { return app::set_causal(s, causal); });
+    actions.emit(app::SetCausal{causal});
   item_tooltip("Mask future tokens: query i may only attend to keys 0..i (as in GPT-style decoders).");
   flow_same_line(font * 7.0f);
   bool special = model.special_tokens;
   if (ImGui::Checkbox("[CLS]/[SEP]", &special))
-    controller.apply([special](app::AppState& s) { return app::set_special_tokens(s, special); });
+    actions.emit(app::SetSpecialTokens{special});
   item_tooltip("Wrap the sentence in BERT's special tokens. Many BERT heads park attention on [SEP] (Clark et al. 2019).");
 
   flow_same_line(font * 14.0f);
   int embedding = model.embedding == Embedding::named_features ? 0 : 1;
   ImGui::SetNextItemWidth(font * 8.0f);
   if (ImGui::Combo("embedding", &embedding, "named features\0random\0\0"))
-    controller.apply([embedding](app::AppState& s) {
-      return app::set_embedding(s, embedding == 0 ? Embedding::named_features : Embedding::random);
-    });
+    actions.emit(app::SetEmbedding{embedding == 0 ? Embedding::named_features : Embedding::random});
   item_tooltip("Named features: each dimension means something (noun, verb, position...), so weights can be built "
                "by hand. Random: a seeded vector per word, as in an untrained model.");
   flow_same_line(font * 12.0f);
   int positional = static_cast<int>(model.positional);
   ImGui::SetNextItemWidth(font * 7.0f);
   if (ImGui::Combo("positions", &positional, "sinusoidal\0learned\0none\0\0"))
-    controller.apply([positional](app::AppState& s) { return app::set_positional(s, static_cast<Positional>(positional)); });
+    actions.emit(app::SetPositional{static_cast<Positional>(positional)});
   item_tooltip("How token order enters X. Without positions, attention cannot tell 'dog bites man' from 'man bites dog'.");
   flow_same_line(font * 7.0f);
   bool residual = selected_layer.residual, ffn = selected_layer.has_ffn;
@@ -74,22 +71,22 @@ void draw_model_controls(PanelContext& context) {
   layer_changed |= ImGui::Checkbox("FFN", &ffn);
   item_tooltip("A position-wise feed-forward network (d_ff = 4 d_model, ReLU) after attention.");
   if (layer_changed)
-    controller.apply([=](app::AppState& s) { return app::set_layer_options(s, layer, residual, static_cast<Norm>(norm), ffn); });
+    actions.emit(app::SetLayerOptions{layer, residual, static_cast<Norm>(norm), ffn});
 
   flow_same_line(font * 11.0f);
   int seed = static_cast<int>(model.seed);
   ImGui::SetNextItemWidth(font * 6.0f);
   if (ImGui::InputInt("seed", &seed, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue) && seed >= 0)
-    controller.apply([seed](app::AppState& s) { return app::randomize_model(s, static_cast<std::uint32_t>(seed)); });
+    actions.emit(app::Randomize{static_cast<std::uint32_t>(seed)});
   item_tooltip("Random seed of every initial weight. The same seed always gives the same model.");
   flow_same_line(font * 6.0f);
   if (ImGui::Button("Randomize")) {
     const std::uint32_t fresh = std::random_device{}() % 100000;
-    controller.apply([fresh](app::AppState& s) { return app::randomize_model(s, fresh); });
+    actions.emit(app::Randomize{fresh});
   }
   item_tooltip("New random weights for every head (a new seed). Undo with Ctrl+Z.");
   flow_same_line(font * 7.0f);
-  if (ImGui::Button("Reset model")) controller.apply([](app::AppState& s) { return app::reset_model(s); });
+  if (ImGui::Button("Reset model")) actions.emit(app::ResetModel{});
   item_tooltip("Back to the default model (keeps your sentence).");
 }
 

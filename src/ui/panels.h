@@ -1,13 +1,12 @@
 #pragma once
 // The lab's panels. Each draws the AppState (read-only) into the current ImGui window region and
-// sends edits through the Controller; UI-only state is in LabUiState.
+// hands its changes to the ActionSink as Action values; UI-only state is in LabUiState.
 #include <string>
 #include <vector>
 
-#include "app/controller.h"
-#include "engine/presets.h"
+#include "app/resources.h"
+#include "ui/action_sink.h"
 #include "ui/ui_state.h"
-#include "ui/ui_text.h"
 
 namespace headlab::app {
 class TrainingSession;
@@ -16,15 +15,16 @@ class TrainingSession;
 namespace headlab::ui {
 
 struct PanelContext {
-  app::Controller& controller;
+  ActionSink& actions;
   LabUiState& ui;
   const std::vector<std::string>& tokens;          // token texts of the current input
   const std::vector<std::string>& feature_names;   // names of the d_model input dimensions
   const std::vector<std::string>& example_sentences;
-  const UiText& text;
+  const app::UiText& text;
   const std::vector<Preset>& presets;
   app::TrainingSession* training = nullptr;  // in-page training (absent: the tab says so)
-  const app::AppState& state() const { return controller.state(); }
+  const app::AppState& state() const { return actions.state(); }
+  const app::Resources& resources() const { return actions.resources(); }
 };
 
 void draw_top_bar(PanelContext& context);

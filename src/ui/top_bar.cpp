@@ -1,7 +1,6 @@
 // Sentence bar (text, example picker), head/layer counts, undo/redo, export, theme and help.
 #include <algorithm>
 
-#include "app/actions.h"
 #include "imgui.h"
 #include "imgui_stdlib.h"
 #include "ui/panels.h"
@@ -41,7 +40,7 @@ bool count_control(LabUiState& ui, const char* id, const char* label, int& value
 void draw_top_bar(PanelContext& context) {
   const app::AppState& state = context.state();
   LabUiState& ui = context.ui;
-  auto& controller = context.controller;
+  ActionSink& actions = context.actions;
   const float font = ImGui::GetFontSize();
   const bool narrow = ImGui::GetContentRegionAvail().x < font * 50.0f;
 
@@ -53,21 +52,17 @@ void draw_top_bar(PanelContext& context) {
   ImGui::SetNextItemWidth(narrow ? -font * 6.0f : std::max(font * 14.0f, ImGui::GetContentRegionAvail().x * 0.34f));
   if (ImGui::InputTextWithHint("##sentence", "Type a sentence...", &ui.text_buffer)) {
     // Each keystroke recomputes; the whole typing session is one undo step.
-    const std::string typed = ui.text_buffer;
-    controller.apply([typed](app::AppState& s) { return app::set_text(s, typed); }, /*merge_key=*/1);
+    actions.emit(app::SetText{ui.text_buffer}, /*merge_key=*/1);
   }
   register_item(ui, ids::kSentence);
   ui.text_active = ImGui::IsItemActive();
-  if (ImGui::IsItemDeactivated()) controller.end_merge();
+  if (ImGui::IsItemDeactivated()) actions.end_merge();
   item_tooltip("The input sentence, split into words and punctuation (at most 64 tokens). Every edit updates all heads.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 6.5f);
   if (ImGui::BeginCombo("##examples", "Examples", ImGuiComboFlags_HeightLarge)) {
     for (const std::string& example : context.example_sentences)
-      if (ImGui::Selectable(example.c_str(), example == text)) {
-        const std::string chosen = example;
-        controller.apply([chosen](app::AppState& s) { return app::set_text(s, chosen); });
-      }
+      if (ImGui::Selectable(example.c_str(), example == text)) actions.emit(app::SetText{example});
     ImGui::EndCombo();
   }
   register_item(ui, ids::kExamples);
@@ -80,28 +75,24 @@ void draw_top_bar(PanelContext& context) {
                     "Heads per layer (1-16). Heads that stay keep their weights; new heads start from a fresh "
                     "random initialisation.",
                     ids::kHeadCount, ids::kHeadCountMinus, ids::kHeadCountPlus)) {
-    controller.apply([heads](app::AppState& s) {
-      for (int l = 0; l < static_cast<int>(s.document.model.layers.size()); ++l)
-        if (auto error = app::set_head_count(s, l, heads); !error.empty()) return error;
-      return std::string();
-    });
+    actions.emit(app::SetHeadCount{heads, std::nullopt});
   }
   flow_same_line(font * 13.0f, font * 0.6f);
   int layers = static_cast<int>(model.layers.size());
   if (count_control(ui, "layers", "Layers", layers, 1, kMaxLayers,
                     "Stacked attention layers (1-6). Layer l+1 reads the output of layer l.", ids::kLayerCount, nullptr,
                     nullptr))
-    controller.apply([layers](app::AppState& s) { return app::set_layer_count(s, layers); });
+    actions.emit(app::SetLayerCount{layers});
 
   flow_same_line(font * 7.0f, font * 0.6f);
-  ImGui::BeginDisabled(!controller.can_undo());
-  if (ImGui::Button("Undo")) controller.undo();
+  ImGui::BeginDisabled(!actions.can_undo());
+  if (ImGui::Button("Undo")) actions.undo();
   register_item(ui, ids::kUndo);
   item_tooltip("Undo the last edit (Ctrl+Z).");
   ImGui::EndDisabled();
   ImGui::SameLine(0, 2);
-  ImGui::BeginDisabled(!controller.can_redo());
-  if (ImGui::Button("Redo")) controller.redo();
+  ImGui::BeginDisabled(!actions.can_redo());
+  if (ImGui::Button("Redo")) actions.redo();
   register_item(ui, ids::kRedo);
   item_tooltip("Redo (Ctrl+Shift+Z or Ctrl+Y).");
   ImGui::EndDisabled();
@@ -137,10 +128,7 @@ void draw_top_bar(PanelContext& context) {
   ImGui::SameLine(0, 2);
   const bool dark = state.preferences.theme == "dark";
   if (ImGui::Button(dark ? "Light" : "Dark"))
-    controller.apply_without_history([dark](app::AppState& s) {
-      s.preferences.theme = dark ? "light" : "dark";
-      return std::string();
-    });
+    actions.emit(app::SetTheme{dark ? app::Theme::light : app::Theme::dark});
   item_tooltip("Switch between the dark and the light theme.");
   ImGui::SameLine(0, 2);
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;

@@ -11,7 +11,7 @@
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/role_timeline.h"
-#include "ui/ui_text.h"
+#include "app/ui_text.h"
 #include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
@@ -24,7 +24,7 @@ constexpr ImU32 kControlColour = IM_COL32(150, 150, 150, 255);
 
 // The tab's words in the learner's language (assets/ui_text.json, keys "train_*").
 struct Words {
-  const UiText& text;
+  const app::UiText& text;
   app::Language language;
   const char* operator()(const char* key) const { return text.get(key, language); }
 };
@@ -56,7 +56,7 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   item_tooltip(t("train_step10_tip"));
   ImGui::SameLine();
   if (ImGui::Button(t("train_use"))) {
-    if (session.use_in_lab(context.controller).empty()) {
+    if (context.actions.use_trained_model(session).empty()) {
       ui.detail = DetailView::heatmap;
       ui.side = SidePanel::labels;
     }

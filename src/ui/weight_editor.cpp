@@ -10,7 +10,6 @@
 #include <random>
 
 #include "app/matrix_actions.h"
-#include "app/model_actions.h"
 #include "imgui.h"
 #include "ui/colormap.h"
 #include "ui/panels.h"
@@ -30,12 +29,12 @@ std::uint64_t cell_merge_key(const app::MatrixRef& ref, int row, int col) {
 }
 
 void line_menu(PanelContext& context, const app::MatrixRef& ref, app::Axis axis, int index, const Matrix& m) {
-  auto& controller = context.controller;
+  ActionSink& actions = context.actions;
   const bool is_row = axis == app::Axis::row;
   const Eigen::Index length = is_row ? m.cols() : m.rows();
   ImGui::TextDisabled("%s %d", is_row ? "row" : "column", index);
   const auto scale = [&](double factor) {
-    controller.apply([=](app::AppState& s) { return app::scale_line(s, ref, axis, index, factor); });
+    actions.emit(app::ScaleLine{ref.layer, ref.head, ref.which, axis, index, factor});
   };
   if (ImGui::MenuItem("Zero")) scale(0.0);
   if (ImGui::MenuItem("Scale x2")) scale(2.0);
@@ -47,8 +46,7 @@ void line_menu(PanelContext& context, const app::MatrixRef& ref, app::Axis axis,
   }
   const bool can_paste = static_cast<Eigen::Index>(context.ui.line_clipboard.size()) == length;
   if (ImGui::MenuItem("Paste", nullptr, false, can_paste)) {
-    const std::vector<float> values = context.ui.line_clipboard;
-    controller.apply([=](app::AppState& s) { return app::set_line(s, ref, axis, index, values); });
+    actions.emit(app::SetLine{ref.layer, ref.head, ref.which, axis, index, context.ui.line_clipboard});
   }
 }
 
@@ -119,12 +117,9 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
           const float step = ui.drag_sensitivity * (io.KeyShift ? 10.0f : 1.0f) * (io.KeyAlt ? 0.1f : 1.0f) *
                              std::max(1.0f, scale * 0.25f);
           const double value = v - io.MouseDelta.y * step;
-          const int row = r, col = c;
-          context.controller.apply(
-              [=](app::AppState& s) { return app::set_weight(s, ref.layer, ref.head, ref.which, row, col, value); },
-              cell_merge_key(ref, r, c));
+          context.actions.emit(app::SetWeight{ref.layer, ref.head, ref.which, r, c, value}, cell_merge_key(ref, r, c));
         }
-        if (ImGui::IsItemDeactivated()) context.controller.end_merge();
+        if (ImGui::IsItemDeactivated()) context.actions.end_merge();
         if (hovered && !active)
           ImGui::SetTooltip("%s[%s, %d] = %.6g\ndrag up/down to change (Shift faster, Alt finer)\n"
                             "double-click or Ctrl-click to type a value",
@@ -142,10 +137,8 @@ void preset_menu(PanelContext& context, int layer, int head) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::BeginCombo("##preset", "Presets", ImGuiComboFlags_HeightLarge)) {
     for (const Preset& preset : context.presets) {
-      if (ImGui::Selectable(app::localized(preset.name, language).c_str())) {
-        const Preset* chosen = &preset;
-        context.controller.apply([=](app::AppState& s) { return apply_preset(s.document.model, layer, head, *chosen); });
-      }
+      if (ImGui::Selectable(app::localized(preset.name, language).c_str()))
+        context.actions.emit(app::ApplyPreset{layer, head, preset.id});
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 26.0f);
@@ -186,14 +179,12 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
   // Head actions.
   if (ui.editor_matrix != app::WeightMatrix::W_O) {
     if (ImGui::Button("Randomize head")) {
-      const std::uint32_t seed = std::random_device{}();
-      context.controller.apply([=](app::AppState& s) { return app::reset_head(s, layer, head, seed); });
+      context.actions.emit(app::ResetHead{layer, head, static_cast<std::uint32_t>(std::random_device{}())});
     }
     item_tooltip("Fresh random W_Q, W_K, W_V for this head (a new seed). Undo with Ctrl+Z.");
     ImGui::SameLine();
     if (ImGui::Button("Reset head")) {
-      const std::uint32_t seed = state.document.model.seed;
-      context.controller.apply([=](app::AppState& s) { return app::reset_head(s, layer, head, seed); });
+      context.actions.emit(app::ResetHead{layer, head, state.document.model.seed});
     }
     item_tooltip("Back to this head's initial weights (the model seed).");
     flow_same_line(font * 7.0f);
@@ -201,10 +192,7 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
     flow_same_line(font * 5.0f);
     bool pruned = model_layer.heads[head].pruned;
     if (ImGui::Checkbox("pruned", &pruned))
-      context.controller.apply([=](app::AppState& s) {
-        s.document.model.layers[layer].heads[head].pruned = pruned;
-        return std::string();
-      });
+      context.actions.emit(app::SetPruned{layer, head, pruned});
     item_tooltip("A pruned head still computes its attention, but contributes zeros to the concatenation.");
   }
   draw_grid(context, ref, *m, std::max(font * 6.0f, height - ImGui::GetCursorPosY() + ImGui::GetScrollY()));

@@ -67,10 +67,8 @@ void draw_weight_entry_popup(PanelContext& context) {
   if (submitted || ok) {
     double value = 0.0;
     if (parse_weight_text(entry.text, value, entry.error)) {
-      const CellEntry copy = entry;
-      const std::string refused = context.controller.apply([&](app::AppState& s) {
-        return app::set_weight(s, copy.matrix.layer, copy.matrix.head, copy.matrix.which, copy.row, copy.col, value);
-      });
+      const std::string refused =
+          context.actions.emit(app::SetWeight{entry.matrix.layer, entry.matrix.head, entry.matrix.which, entry.row, entry.col, value}).error;
       if (refused.empty()) ImGui::CloseCurrentPopup();
       else entry.error = refused;
     }

@@ -5,6 +5,7 @@
 #include "analysis_fixture.h"
 #include "app/api.h"
 #include "app/controller.h"
+#include "../app/test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -22,7 +23,7 @@ class AppAnalysisTest : public analysis::AnalysisTest {
 
 TEST_F(AppAnalysisTest, StateCarriesLabelsScoresAndGold) {
   AppState app;
-  Controller controller(app, lexicon());
+  Controller controller(app, test_resources());
   const json s = state(controller);
   ASSERT_TRUE(s["gold"]["has_gold"].get<bool>());  // the default text is the example sentence
   EXPECT_EQ(s["gold"]["sentence_id"], "fox");
@@ -49,7 +50,7 @@ TEST_F(AppAnalysisTest, StateCarriesLabelsScoresAndGold) {
 
 TEST_F(AppAnalysisTest, PresetThenLabelThroughTheApi) {
   AppState app;
-  Controller controller(app, lexicon());
+  Controller controller(app, test_resources());
   json r = call(controller, {{"op", "applyPreset"}, {"layer", 0}, {"head", 1}, {"preset", "previous_token"}});
   ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
   json s = state(controller);
@@ -67,7 +68,7 @@ TEST_F(AppAnalysisTest, PresetThenLabelThroughTheApi) {
 
 TEST_F(AppAnalysisTest, NoGoldSentenceSaysWhy) {
   AppState app;
-  Controller controller(app, lexicon());
+  Controller controller(app, test_resources());
   ASSERT_TRUE(call(controller, {{"op", "setText"}, {"text", "A zebra sat."}})["ok"].get<bool>());
   const json s = state(controller);
   EXPECT_FALSE(s["gold"]["has_gold"].get<bool>());
@@ -78,7 +79,7 @@ TEST_F(AppAnalysisTest, NoGoldSentenceSaysWhy) {
 
 TEST_F(AppAnalysisTest, SetPrunedAndPruneLeastImportantAreUndoable) {
   AppState app;
-  Controller controller(app, lexicon());
+  Controller controller(app, test_resources());
   json r = call(controller, {{"op", "setPruned"}, {"layer", 0}, {"head", 2}, {"pruned", true}});
   ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
   json s = state(controller);

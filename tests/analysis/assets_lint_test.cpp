@@ -6,6 +6,8 @@
 #include <set>
 
 #include "analysis_fixture.h"
+#include "app/lesson_actions.h"
+#include "app/resources.h"
 #include "engine/tokenizer.h"
 
 namespace headlab::analysis {
@@ -188,6 +190,52 @@ TEST_F(AssetsLintTest, PresetParserNamesTheBadField) {
   doc = read_json("presets/previous_token.json");
   doc["requires"]["positions"] = false;
   EXPECT_NE(parse_preset(doc.dump()).error().find("requires.positions"), std::string::npos);
+}
+
+// Every asset the lab reads, read and checked as the page does at start-up (app::load_resources):
+// lesson setups and solutions included, decoded into actions.
+TEST(AssetsLoadAtStartUp, EveryAssetLoadsIntoResources) {
+  const Result<app::Resources> resources = app::load_resources();
+  ASSERT_TRUE(resources.ok()) << resources.error();
+  EXPECT_GE(resources.value().lessons.size(), 14u);
+  ASSERT_EQ(resources.value().lesson_actions.size(), resources.value().lessons.size());
+  for (std::size_t l = 0; l < resources.value().lessons.size(); ++l)
+    EXPECT_EQ(resources.value().lesson_actions[l].size(), resources.value().lessons[l].steps.size());
+}
+
+// A bad op or field in a lesson fails when the lesson loads, naming the step and the field.
+TEST(AssetsLoadAtStartUp, ABrokenLessonNamesTheStepAndTheField) {
+  const json step = {{"id", "first"},
+                     {"title", {{"en", "T"}, {"zh", "T"}}},
+                     {"text", {{"en", "T"}, {"zh", "T"}}},
+                     {"goal_text", {{"en", "T"}, {"zh", "T"}}},
+                     {"goal", {{"kind", "head_count"}, {"layer", 0}, {"min", 1}}}};
+  const auto lesson_with = [&](const json& setup, const json& solution) {
+    json second = step;
+    second["id"] = "second";
+    second["setup"] = setup;
+    second["solution"] = solution;
+    return json{{"format", "headlab-lesson"},
+                {"id", "broken"},
+                {"title", {{"en", "T"}, {"zh", "T"}}},
+                {"summary", {{"en", "T"}, {"zh", "T"}}},
+                {"steps", json::array({step, second})}}
+        .dump();
+  };
+  const json good = {{"op", "selectHead"}, {"layer", 0}, {"head", 0}};
+  ASSERT_TRUE(app::parse_lesson_file(lesson_with(json::array({good}), json::array({good}))).ok());
+
+  const json bad_layer = {{"op", "selectHead"}, {"layer", "0"}, {"head", 0}};
+  Result<app::LoadedLesson> r = app::parse_lesson_file(lesson_with(json::array({good, bad_layer}), json::array()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "broken.steps[1].setup[1].layer: expected an integer");
+  r = app::parse_lesson_file(lesson_with(json::array(), json::array({json{{"op", "setWeigth"}}})));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error(), "broken.steps[1].solution[0].op: unknown operation \"setWeigth\"");
+  const json misspelt = {{"op", "setPruned"}, {"layer", 0}, {"head", 0}, {"prune", true}};
+  r = app::parse_lesson_file(lesson_with(json::array({misspelt}), json::array()));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().rfind("broken.steps[1].setup[0].", 0), 0u) << r.error();
 }
 
 }  // namespace

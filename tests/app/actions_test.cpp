@@ -3,30 +3,25 @@
 #include <cmath>
 
 #include "app/actions.h"
-#include "engine/assets.h"
 #include "engine/embedding.h"
 #include "engine/model_file.h"
 #include "engine/tokenizer.h"
+#include "test_resources.h"
 
 namespace headlab::app {
 namespace {
 
 class ActionsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string error;
-    lexicon = load_lexicon(&error);
-    ASSERT_TRUE(error.empty()) << error;
-    recompute(state, lexicon);
-  }
-  Lexicon lexicon;
+  void SetUp() override { recompute(state, resources); }
+  const Resources& resources = test_resources();
   AppState state;
 };
 
 TEST_F(ActionsTest, SetWeightRecomputes) {
   const Matrix before = state.trace.layers[0].heads[1].attention;
   EXPECT_EQ(set_weight(state, 0, 1, WeightMatrix::W_K, kFeatureNoun, 0, 5.0), "");
-  recompute(state, lexicon);
+  recompute(state, resources);
   EXPECT_NE(state.trace.layers[0].heads[1].attention, before);
 }
 
@@ -53,7 +48,7 @@ TEST_F(ActionsTest, HugePasteIsCappedWithANotice) {
   std::string huge;
   for (int i = 0; i < 20000; ++i) huge += "fox ";
   set_text(state, huge);
-  recompute(state, lexicon);
+  recompute(state, resources);
   EXPECT_EQ(state.input.tokens.size(), kMaxTokens);
   ASSERT_FALSE(state.notices.empty());
   EXPECT_NE(state.notices.back().text.find("64"), std::string::npos);
@@ -61,7 +56,7 @@ TEST_F(ActionsTest, HugePasteIsCappedWithANotice) {
 
 TEST_F(ActionsTest, EmptySentenceIsFine) {
   set_text(state, "");
-  recompute(state, lexicon);
+  recompute(state, resources);
   EXPECT_EQ(state.input.tokens.size(), 0u);
   EXPECT_EQ(state.trace.layers[0].heads[0].attention.rows(), 0);
 }
@@ -69,7 +64,7 @@ TEST_F(ActionsTest, EmptySentenceIsFine) {
 TEST_F(ActionsTest, HeadCountChangeClampsSelection) {
   select_head(state, 0, 3);
   EXPECT_EQ(set_head_count(state, 0, 2), "");
-  recompute(state, lexicon);
+  recompute(state, resources);
   EXPECT_EQ(state.selection.head, 1);
   EXPECT_NE(set_head_count(state, 0, 17), "");
   EXPECT_NE(set_head_count(state, 0, 0), "");

@@ -8,7 +8,7 @@
 
 #include "app/api.h"
 #include "app/benchmark_api.h"
-#include "engine/assets.h"
+#include "test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -17,7 +17,7 @@ using nlohmann::json;
 
 class BenchmarkApiTest : public ::testing::Test {
  protected:
-  BenchmarkApiTest() : lexicon_(load_lexicon(&error_)), controller_(state_, lexicon_) {}
+  BenchmarkApiTest() : controller_(state_, test_resources()) {}
   json call(const json& request) { return json::parse(handle_request(controller_, request.dump())); }
   std::string error_of(const json& request) {
     const json response = call(request);
@@ -25,8 +25,6 @@ class BenchmarkApiTest : public ::testing::Test {
     return response.value("error", std::string());
   }
 
-  std::string error_;
-  Lexicon lexicon_;
   AppState state_;
   Controller controller_;
 };

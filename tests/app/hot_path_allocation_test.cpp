@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/benchmark_api.h"
-#include "engine/assets.h"
+#include "test_resources.h"
 
 extern "C" {
 void* __libc_malloc(std::size_t size);
@@ -53,13 +53,6 @@ long allocations_in(Run&& run) {
   return g_allocations;
 }
 
-const Lexicon& lexicon() {
-  static const Lexicon loaded = [] {
-    std::string error;
-    return load_lexicon(&error);
-  }();
-  return loaded;
-}
 
 TEST(HotPathAllocation, TheCounterSeesNewAndEigen) {
   std::vector<int> numbers;
@@ -71,14 +64,14 @@ TEST(HotPathAllocation, TheCounterSeesNewAndEigen) {
 
 // A frame with nothing edited: recompute is a no-op.
 TEST(HotPathAllocation, IdleFrameAllocatesNothing) {
-  LessonEdit edit(lexicon(), false);
+  LessonEdit edit(test_resources(), false);
   AppState state = edit.state();
-  EXPECT_EQ(allocations_in([&] { recompute(state, lexicon()); }), 0);
+  EXPECT_EQ(allocations_in([&] { recompute(state, test_resources()); }), 0);
 }
 
 // forward() reuses the trace's buffers at the same sizes.
 TEST(HotPathAllocation, ForwardAtTheSameSizeAllocatesNothing) {
-  LessonEdit edit(lexicon(), false);
+  LessonEdit edit(test_resources(), false);
   const AppState& state = edit.state();
   Trace trace;
   forward(state.document.model, state.input.X, trace);
@@ -87,7 +80,7 @@ TEST(HotPathAllocation, ForwardAtTheSameSizeAllocatesNothing) {
 
 // The analysis of an unchanged trace, and after one edit (alternating two models as a drag does).
 TEST(HotPathAllocation, AnalysisRecompute) {
-  LessonEdit edit(lexicon(), false);
+  LessonEdit edit(test_resources(), false);
   ASSERT_EQ(edit(), "");
   const AppState& state = edit.state();
   const Model model_b = edit.next_model();
@@ -96,7 +89,7 @@ TEST(HotPathAllocation, AnalysisRecompute) {
   forward(model_b, state.input.X, trace_b);
   analysis::Analysis out;
   const auto analyze = [&](const Model& model, const Trace& trace) {
-    analysis::analyze(model, state.input.tokens, trace, *state.analysis_resources, state.analysis_options, out);
+    analysis::analyze(model, state.input.tokens, trace, test_resources().analysis, state.analysis_options, out);
   };
   analyze(state.document.model, trace_a);
   analyze(model_b, trace_b);
@@ -109,7 +102,7 @@ TEST(HotPathAllocation, AnalysisRecompute) {
 TEST(HotPathAllocation, DragEditFrameAllocatesNothing) {
   for (const bool gold : {false, true})
     for (const int layer : {0, 1}) {
-      LessonEdit edit(lexicon(), gold, layer);
+      LessonEdit edit(test_resources(), gold, layer);
       ASSERT_EQ(edit(), "");
       ASSERT_EQ(edit(), "");
       EXPECT_EQ(allocations_in([&] { ASSERT_EQ(edit(), ""); }), 0) << "gold " << gold << ", layer " << layer;

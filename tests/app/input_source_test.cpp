@@ -8,10 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "app/actions.h"
 #include "app/controller.h"
-#include "app/model_actions.h"
-#include "engine/assets.h"
+#include "engine/model_file.h"
+#include "test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -30,48 +29,61 @@ void expect_current_input(const AppState& state, const Lexicon& lexicon, const s
   EXPECT_EQ(state.input.truncated, fresh.truncated) << step;
 }
 
+// Edits the model file format carries but no control offers (one entry of X, of the positional
+// table, of a learned vocabulary) arrive as a whole document: LoadModel of the edited copy.
+using MakeAction = std::function<Action(const AppState&)>;
+
+MakeAction plain(Action action) {
+  return [action](const AppState&) { return action; };
+}
+
+MakeAction edited_document(std::function<void(Document&)> edit) {
+  return [edit](const AppState& state) {
+    Document document = state.document;
+    edit(document);
+    return Action(LoadModel{serialize_model_file(document)});
+  };
+}
+
 struct Step {
   const char* name;
-  Edit edit;
+  MakeAction make;
 };
 
 TEST(InputSource, KeptInputIsAlwaysTheFreshOne) {
-  std::string error;
-  const Lexicon lexicon = load_lexicon(&error);
+  const Resources& resources = test_resources();
+  const Lexicon& lexicon = resources.lexicon;
   AppState state;
-  Controller controller(state, lexicon);
+  Controller controller(state, resources);
   const std::vector<Step> steps = {
-      {"a weight", [](AppState& s) { return set_weight(s, 0, 1, WeightMatrix::W_K, 2, 0, 1.5); }},
-      {"new text", [](AppState& s) { return set_text(s, "The cat sat on the mat."); }},
-      {"special tokens", [](AppState& s) { return set_special_tokens(s, true); }},
-      {"d_model", [](AppState& s) { return set_d_model(s, 40); }},
-      {"positional none", [](AppState& s) { return set_positional(s, Positional::none); }},
-      {"random embedding", [](AppState& s) { return set_embedding(s, Embedding::random); }},
-      {"learned positions", [](AppState& s) { return set_positional(s, Positional::learned); }},
-      {"a positional table entry", [](AppState& s) { s.document.model.positional_table(1, 2) += 1.0f; return std::string(); }},
-      {"another seed", [](AppState& s) { return randomize_model(s, 99); }},
-      {"explicit tokens", [](AppState& s) {
-         s.document.input.kind = InputKind::tokens;
-         s.document.input.tokens = {"dogs", "bark", "."};
-         return std::string();
-       }},
-      {"explicit X", [](AppState& s) {
-         s.document.input.kind = InputKind::matrix;
-         s.document.input.X = Matrix::Ones(3, s.document.model.d_model);
-         return std::string();
-       }},
-      {"one entry of X", [](AppState& s) { s.document.input.X(1, 1) = 2.0f; return std::string(); }},
-      {"back to text", [](AppState& s) { s.document.input.kind = InputKind::text; return std::string(); }},
-      {"a learned vocabulary", [](AppState& s) {
-         s.document.model.vocab = {"[UNK]", "the", "cat"};
-         s.document.model.token_embedding = Matrix::Constant(3, s.document.model.d_model, 0.5f);
-         return std::string();
-       }},
-      {"one embedding entry", [](AppState& s) { s.document.model.token_embedding(1, 0) = -1.0f; return std::string(); }},
-      {"a weight again", [](AppState& s) { return set_weight(s, 0, 0, WeightMatrix::W_Q, 0, 0, -2.0); }},
+      {"a weight", plain(SetWeight{0, 1, WeightMatrix::W_K, 2, 0, 1.5})},
+      {"new text", plain(SetText{"The cat sat on the mat."})},
+      {"special tokens", plain(SetSpecialTokens{true})},
+      {"d_model", plain(SetDModel{40})},
+      {"positional none", plain(SetPositional{Positional::none})},
+      {"random embedding", plain(SetEmbedding{Embedding::random})},
+      {"learned positions", plain(SetPositional{Positional::learned})},
+      {"a positional table entry", edited_document([](Document& d) { d.model.positional_table(1, 2) += 1.0f; })},
+      {"another seed", plain(Randomize{99})},
+      {"explicit tokens", edited_document([](Document& d) {
+         d.input.kind = InputKind::tokens;
+         d.input.tokens = {"dogs", "bark", "."};
+       })},
+      {"explicit X", edited_document([](Document& d) {
+         d.input.kind = InputKind::matrix;
+         d.input.X = Matrix::Ones(3, d.model.d_model);
+       })},
+      {"one entry of X", edited_document([](Document& d) { d.input.X(1, 1) = 2.0f; })},
+      {"back to text", plain(SetText{"The cat sat on the mat."})},
+      {"a learned vocabulary", edited_document([](Document& d) {
+         d.model.vocab = {"[UNK]", "the", "cat"};
+         d.model.token_embedding = Matrix::Constant(3, d.model.d_model, 0.5f);
+       })},
+      {"one embedding entry", edited_document([](Document& d) { d.model.token_embedding(1, 0) = -1.0f; })},
+      {"a weight again", plain(SetWeight{0, 0, WeightMatrix::W_Q, 0, 0, -2.0})},
   };
   for (const Step& step : steps) {
-    ASSERT_EQ(controller.apply(step.edit), "") << step.name;
+    ASSERT_EQ(controller.apply(step.make(state)).error, "") << step.name;
     expect_current_input(state, lexicon, step.name);
   }
   while (controller.undo()) expect_current_input(state, lexicon, "undo");
@@ -79,13 +91,11 @@ TEST(InputSource, KeptInputIsAlwaysTheFreshOne) {
 }
 
 TEST(InputSource, AWeightEditKeepsThePreparedInput) {
-  std::string error;
-  const Lexicon lexicon = load_lexicon(&error);
   AppState state;
-  Controller controller(state, lexicon);
+  Controller controller(state, test_resources());
   const float* before = state.input.X.data();
   state.input.X(0, 0) = 123.0f;  // a marker a fresh prepare_input would overwrite
-  ASSERT_EQ(controller.apply([](AppState& s) { return set_weight(s, 0, 0, WeightMatrix::W_Q, 0, 0, 0.5); }), "");
+  ASSERT_EQ(controller.apply(SetWeight{0, 0, WeightMatrix::W_Q, 0, 0, 0.5}).error, "");
   EXPECT_EQ(state.input.X.data(), before);
   EXPECT_EQ(state.input.X(0, 0), 123.0f) << "the input was prepared again after a weight edit";
 }

@@ -13,6 +13,7 @@
 #include "app/training_session.h"
 #include "engine/assets.h"
 #include "engine/training/gold_corpus.h"
+#include "test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -187,7 +188,7 @@ TEST(HeadRoles, TrainingLabelsEqualTheLabsOnTheSameSentences) {
 // ---- the session ----------------------------------------------------------------------------------
 
 TEST(TrainingSession, StepsSampleTheTimelineAndTheLossFalls) {
-  TrainingSession session;
+  TrainingSession session(test_resources());
   ASSERT_EQ(session.ensure_started(), "");
   ASSERT_EQ(session.timeline().size(), 1u);  // step 0
   EXPECT_EQ(session.timeline()[0].step, 0);
@@ -203,7 +204,7 @@ TEST(TrainingSession, StepsSampleTheTimelineAndTheLossFalls) {
 }
 
 TEST(TrainingSession, SameSeedSameRunOtherSeedOtherRun) {
-  TrainingSession a, b;
+  TrainingSession a(test_resources()), b(test_resources());
   ASSERT_EQ(a.reset(3, 3e-3f), "");
   ASSERT_EQ(b.reset(3, 3e-3f), "");
   a.step(5);
@@ -217,7 +218,7 @@ TEST(TrainingSession, SameSeedSameRunOtherSeedOtherRun) {
 }
 
 TEST(TrainingSession, FramesTrainOnlyWhileRunningAndStayNearTheBudget) {
-  TrainingSession session;
+  TrainingSession session(test_resources());
   ASSERT_EQ(session.ensure_started(), "");
   session.advance_frame();
   EXPECT_EQ(session.trainer()->steps_done(), 0);
@@ -237,7 +238,7 @@ TEST(TrainingSession, FramesTrainOnlyWhileRunningAndStayNearTheBudget) {
 }
 
 TEST(TrainingSession, LearningRateAndBudgetAreClamped) {
-  TrainingSession session;
+  TrainingSession session(test_resources());
   session.set_learning_rate(1.0f);
   EXPECT_FLOAT_EQ(session.settings().learning_rate, kMaxLearningRate);
   session.set_speed(0.0f);
@@ -245,7 +246,7 @@ TEST(TrainingSession, LearningRateAndBudgetAreClamped) {
 }
 
 TEST(TrainingSession, ProbesOneHeadPerFrame) {
-  TrainingSession session;
+  TrainingSession session(test_resources());
   ASSERT_EQ(session.ensure_started(), "");
   session.step(100);
   ASSERT_EQ(session.start_probes(), "");
@@ -265,7 +266,7 @@ TEST(TrainingSession, ProbesOneHeadPerFrame) {
 }
 
 TEST(TrainingSession, ComparisonTrainsOneBigAndSeveralSmallHeads) {
-  TrainingSession session;
+  TrainingSession session(test_resources());
   ASSERT_EQ(session.step_comparison(20), 20);
   EXPECT_FALSE(session.comparison_running());
   const training::HeadComparison* c = session.comparison();
@@ -282,11 +283,9 @@ TEST(TrainingSession, ComparisonTrainsOneBigAndSeveralSmallHeads) {
 }
 
 TEST(TrainingSession, UseInLabIsOneUndoableEditOnAnAnnotatedSentence) {
-  std::string error;
-  const Lexicon lexicon = load_lexicon(&error);
   AppState state;
-  Controller controller(state, lexicon);
-  TrainingSession session;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
   EXPECT_NE(session.use_in_lab(controller), "");  // nothing trained yet
   ASSERT_EQ(session.ensure_started(), "");
   session.step(10);
@@ -305,11 +304,9 @@ json call(Controller& controller, TrainingSession* session, const json& request)
 }
 
 TEST(TrainingApi, OpsAndErrors) {
-  std::string error;
-  const Lexicon lexicon = load_lexicon(&error);
   AppState state;
-  Controller controller(state, lexicon);
-  TrainingSession session;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
   EXPECT_EQ(call(controller, nullptr, {{"op", "trainState"}})["error"], "training is not available here");
   json r = call(controller, &session, {{"op", "trainState"}});
   EXPECT_EQ(r["result"]["started"], false);
@@ -365,7 +362,7 @@ TEST(TrainingApi, OpsAndErrors) {
 TEST(TrainingSession, HeadsSpecialiseAndSeedsAssignRolesDifferently) {
   std::vector<std::string> labels[2];
   for (int run = 0; run < 2; ++run) {
-    TrainingSession session;
+    TrainingSession session(test_resources());
     ASSERT_EQ(session.reset(run == 0 ? 1 : 2, 3e-3f), "");
     session.step(3000);
     for (const HeadRole& role : session.timeline().back().heads) labels[run].push_back(role.label);

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "app/api.h"
-#include "engine/assets.h"
+#include "test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -55,11 +55,8 @@ struct WideCase {
 class WideModelLoad : public ::testing::TestWithParam<WideCase> {};
 
 TEST_P(WideModelLoad, LoadsAndReportsState) {
-  std::string error;
-  const Lexicon lexicon = load_lexicon(&error);
-  ASSERT_TRUE(error.empty()) << error;
   AppState state;
-  Controller controller(state, lexicon);
+  Controller controller(state, test_resources());
   const WideCase c = GetParam();
   const json request = {{"op", "loadModel"}, {"json", explicit_x_model(c.d_model, c.head_count, c.token_count, 7).dump()}};
   const json loaded = json::parse(handle_request(controller, request.dump()));

@@ -8,12 +8,12 @@
 #include <string>
 
 #include "app/api.h"
-#include "engine/assets.h"
+#include "app/resources.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static headlab::Lexicon lexicon = headlab::load_lexicon(nullptr);
+  static const headlab::app::Resources resources = headlab::app::load_resources().value();
   static headlab::app::AppState state;
-  static headlab::app::Controller controller(state, lexicon);
+  static headlab::app::Controller controller(state, resources);
   static int requests_since_reset = 0;
   const std::string text(reinterpret_cast<const char*>(data), size);
   const nlohmann::json request = nlohmann::json::parse(text, nullptr, false);

@@ -5,20 +5,17 @@
 #include <string>
 
 #include "app/saved_state.h"
-#include "engine/assets.h"
+#include "app/resources.h"
 #include "engine/model_file.h"
 #include "state_fingerprint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static headlab::Lexicon lexicon = headlab::load_lexicon(nullptr);
+  static const headlab::app::Resources resources = headlab::app::load_resources().value();
   static headlab::app::AppState state;
-  static headlab::app::Controller controller(state, lexicon);
+  static headlab::app::Controller controller(state, resources);
   const std::string before = headlab::fuzz::state_fingerprint(state);
   const std::string error = headlab::app::load_state(controller, std::string(reinterpret_cast<const char*>(data), size));
   if (!error.empty() && headlab::fuzz::state_fingerprint(state) != before) std::abort();
-  if (error.empty()) controller.apply([](headlab::app::AppState& s) {  // back to a known start
-    s.document = headlab::default_document();
-    return std::string();
-  });
+  if (error.empty()) controller.apply(headlab::app::ResetDocument{});  // back to a known start
   return 0;
 }

@@ -9,14 +9,14 @@
 
 #include "app/api.h"
 #include "app/share_link.h"
-#include "engine/assets.h"
+#include "app/resources.h"
 #include "engine/model_file.h"
 #include "state_fingerprint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static headlab::Lexicon lexicon = headlab::load_lexicon(nullptr);
+  static const headlab::app::Resources resources = headlab::app::load_resources().value();
   static headlab::app::AppState state;
-  static headlab::app::Controller controller(state, lexicon);
+  static headlab::app::Controller controller(state, resources);
   const std::string fragment(reinterpret_cast<const char*>(data), size);
   const headlab::Result<std::string> text = headlab::app::decode_share_payload(fragment);
   if (text.ok() && text.value().size() > headlab::app::kMaxSharedTextBytes) std::abort();
@@ -30,10 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!reply["ok"].get<bool>()) {
     if (headlab::fuzz::state_fingerprint(state) != before) std::abort();
   } else {
-    controller.apply([](headlab::app::AppState& s) {  // back to a known start
-      s.document = headlab::default_document();
-      return std::string();
-    });
+    controller.apply(headlab::app::ResetDocument{});  // back to a known start
   }
   return 0;
 }

@@ -1,6 +1,7 @@
 // Every lesson step is reachable: its goal is false right after its setup and true after its
-// "show me" solution, checked natively through the same request path the page uses. Plus lint:
-// every text has both languages, every request names a known op, highlights are known widgets.
+// "show me" solution, checked natively through the same actions the page applies. Plus lint:
+// every text has both languages, every request decodes into an action (Resources refuses to load
+// otherwise; assets_lint_test.cpp), highlights are known widgets.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -9,18 +10,14 @@
 #include "app/controller.h"
 #include "app/lesson_runner.h"
 #include "engine/assets.h"
+#include "../app/test_resources.h"
 
 namespace headlab::app {
 namespace {
 
 class LessonsTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string error;
-    lexicon = load_lexicon(&error);
-    ASSERT_TRUE(error.empty()) << error;
-  }
-  Lexicon lexicon;
+  const Resources& resources = test_resources();
 };
 
 TEST_F(LessonsTest, AtLeastFourteenLessonsLoad) {
@@ -31,11 +28,10 @@ TEST_F(LessonsTest, AtLeastFourteenLessonsLoad) {
 
 TEST_F(LessonsTest, EveryGoalIsFalseAfterSetupAndTrueAfterSolution) {
   AppState state;
-  Controller controller(state, lexicon);
-  ASSERT_TRUE(state.lessons);
-  ASSERT_FALSE(state.lessons->empty());
-  for (int l = 0; l < static_cast<int>(state.lessons->size()); ++l) {
-    const lessons::Lesson& lesson = (*state.lessons)[l];
+  Controller controller(state, resources);
+  ASSERT_FALSE(resources.lessons.empty());
+  for (int l = 0; l < static_cast<int>(resources.lessons.size()); ++l) {
+    const lessons::Lesson& lesson = resources.lessons[l];
     for (int s = 0; s < static_cast<int>(lesson.steps.size()); ++s) {
       SCOPED_TRACE(lesson.id + "/" + lesson.steps[s].id);
       ASSERT_EQ(start_step(controller, l, s), "");
@@ -49,7 +45,7 @@ TEST_F(LessonsTest, EveryGoalIsFalseAfterSetupAndTrueAfterSolution) {
 
 TEST_F(LessonsTest, StepsMoveForwardAndBackAndFreePlayComesBack) {
   AppState state;
-  Controller controller(state, lexicon);
+  Controller controller(state, resources);
   ASSERT_EQ(start_step(controller, 3, 0), "");
   ASSERT_EQ(next_step(controller), "");
   EXPECT_EQ(state.progress.step, 1);

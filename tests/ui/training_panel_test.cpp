@@ -6,7 +6,7 @@
 
 #include "app/controller.h"
 #include "app/training_session.h"
-#include "engine/assets.h"
+#include "../app/test_resources.h"
 #include "imgui.h"
 #include "ui/lab_window.h"
 #include "ui/plot.h"
@@ -49,8 +49,6 @@ TEST(RoleText, RelationsReadInTheDirectionOfAttention) {
 class TrainingPanel : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string error;
-    lexicon = load_lexicon(&error);
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     unsigned char* pixels = nullptr;
@@ -58,7 +56,6 @@ class TrainingPanel : public ::testing::Test {
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(1280, 720);
-    presets = load_presets().value();
   }
   void TearDown() override { ImGui::DestroyContext(); }
 
@@ -66,7 +63,7 @@ class TrainingPanel : public ::testing::Test {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
-    draw_lab_window(controller, ui, {}, text, presets, &session);
+    draw_lab_window(controller, ui, &session);
     ImGui::Render();
   }
   // Presses and releases the left button over a registered widget (ImGui clicks on release).
@@ -83,16 +80,14 @@ class TrainingPanel : public ::testing::Test {
     frame(controller, session);
   }
 
-  Lexicon lexicon;
+  const app::Resources& resources = app::test_resources();
   app::AppState state;
   LabUiState ui;
-  UiText text;
-  std::vector<Preset> presets;
 };
 
 TEST_F(TrainingPanel, EveryViewDrawsAtEverySize) {
-  app::Controller controller(state, lexicon);
-  app::TrainingSession session;
+  app::Controller controller(state, resources);
+  app::TrainingSession session(resources);
   ui.detail = DetailView::training;
   frame(controller, session);
   EXPECT_TRUE(session.started());  // opening the tab builds the model
@@ -115,8 +110,8 @@ TEST_F(TrainingPanel, EveryViewDrawsAtEverySize) {
 }
 
 TEST_F(TrainingPanel, ButtonsDriveTheSession) {
-  app::Controller controller(state, lexicon);
-  app::TrainingSession session;
+  app::Controller controller(state, resources);
+  app::TrainingSession session(resources);
   ui.detail = DetailView::training;
   click(controller, session, ids::kTrainStep);
   EXPECT_EQ(session.trainer()->steps_done(), 10);

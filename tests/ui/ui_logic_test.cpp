@@ -2,9 +2,8 @@
 // the undo history, and whole frames of the lab drawn headlessly (as ImGui's example_null does).
 #include <gtest/gtest.h>
 
-#include "app/actions.h"
+#include "../app/test_resources.h"
 #include "app/controller.h"
-#include "engine/assets.h"
 #include "imgui.h"
 #include "ui/arc_geometry.h"
 #include "ui/colormap.h"
@@ -76,33 +75,29 @@ TEST(WeightEntry, ParsesNumbersAndRefusesTheRest) {
 
 class ControllerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    std::string error;
-    lexicon = load_lexicon(&error);
-  }
-  Lexicon lexicon;
+  const app::Resources& resources = app::test_resources();
   app::AppState state;
 };
 
 TEST_F(ControllerTest, UndoRedoAtLeast200Steps) {
-  app::Controller controller(state, lexicon);
+  app::Controller controller(state, resources);
   for (int i = 1; i <= 220; ++i)
-    controller.apply([i](app::AppState& s) { return app::set_weight(s, 0, 0, app::WeightMatrix::W_K, 0, 0, i); });
+    controller.apply(app::SetWeight{0, 0, app::WeightMatrix::W_K, 0, 0, static_cast<double>(i)});
   EXPECT_EQ(state.document.model.layers[0].heads[0].W_K(0, 0), 220.0f);
   for (int i = 0; i < 200; ++i) ASSERT_TRUE(controller.undo());
   EXPECT_EQ(state.document.model.layers[0].heads[0].W_K(0, 0), 20.0f);
   ASSERT_TRUE(controller.redo());
   EXPECT_EQ(state.document.model.layers[0].heads[0].W_K(0, 0), 21.0f);
   // A new edit drops the redo branch.
-  controller.apply([](app::AppState& s) { return app::set_weight(s, 0, 0, app::WeightMatrix::W_K, 0, 0, -1); });
+  controller.apply(app::SetWeight{0, 0, app::WeightMatrix::W_K, 0, 0, -1.0});
   EXPECT_FALSE(controller.can_redo());
 }
 
 TEST_F(ControllerTest, DragStepsMergeIntoOneUndoStep) {
-  app::Controller controller(state, lexicon);
+  app::Controller controller(state, resources);
   const float original = state.document.model.layers[0].heads[1].W_Q(2, 3);
   for (int i = 0; i < 30; ++i)
-    controller.apply([i](app::AppState& s) { return app::set_weight(s, 0, 1, app::WeightMatrix::W_Q, 2, 3, i * 0.1); }, 77);
+    controller.apply(app::SetWeight{0, 1, app::WeightMatrix::W_Q, 2, 3, i * 0.1}, 77);
   controller.end_merge();
   ASSERT_TRUE(controller.undo());
   EXPECT_EQ(state.document.model.layers[0].heads[1].W_Q(2, 3), original);
@@ -110,9 +105,9 @@ TEST_F(ControllerTest, DragStepsMergeIntoOneUndoStep) {
 }
 
 TEST_F(ControllerTest, RefusedEditChangesNothingAndPostsANotice) {
-  app::Controller controller(state, lexicon);
+  app::Controller controller(state, resources);
   const Document before = state.document;
-  EXPECT_FALSE(controller.apply([](app::AppState& s) { return app::set_head_count(s, 0, 99); }).empty());
+  EXPECT_FALSE(controller.apply(app::SetHeadCount{99, 0}).ok());
   EXPECT_EQ(state.document.model.layers[0].head_count(), before.model.layers[0].head_count());
   EXPECT_FALSE(controller.can_undo());
   ASSERT_FALSE(state.notices.empty());
@@ -122,8 +117,8 @@ TEST_F(ControllerTest, RefusedEditChangesNothingAndPostsANotice) {
 // Draws whole frames of the lab with no GPU at several screen sizes: ImGui asserts (ID clashes,
 // unbalanced Begin/End) fail the test.
 TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
-  app::Controller controller(state, lexicon);
-  controller.apply([](app::AppState& s) { return app::set_layer_count(s, 2); });
+  app::Controller controller(state, resources);
+  controller.apply(app::SetLayerCount{2});
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   unsigned char* pixels = nullptr;
@@ -131,9 +126,6 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   io.IniFilename = nullptr;
   LabUiState ui;
-  const std::vector<std::string> examples{"The dog sleeps.", "A cat sat."};
-  const UiText text = UiText::parse(read_asset("ui_text.json").value_or("{}"));
-  const std::vector<Preset> presets = load_presets().value();
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
     io.DisplaySize = size;
     for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat}) {
@@ -141,7 +133,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
       ui.side = view == DetailView::arcs ? SidePanel::labels : SidePanel::weights;
       io.DeltaTime = 1.0f / 60.0f;
       ImGui::NewFrame();
-      draw_lab_window(controller, ui, examples, text, presets);
+      draw_lab_window(controller, ui);
       ImGui::Render();
       EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     }

@@ -13,11 +13,9 @@
 
 #include "app/api.h"
 #include "app/controller.h"
-#include "engine/assets.h"
-#include "engine/presets.h"
+#include "../app/test_resources.h"
 #include "imgui.h"
 #include "ui/lab_window.h"
-#include "ui/ui_text.h"
 
 namespace headlab::ui {
 namespace {
@@ -143,10 +141,6 @@ class ModelFileGenerator {
 class ValidModelFiles : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string error;
-    lexicon = load_lexicon(&error);
-    ASSERT_TRUE(error.empty()) << error;
-    presets = load_presets().value();
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
     unsigned char* pixels = nullptr;
@@ -160,14 +154,11 @@ class ValidModelFiles : public ::testing::Test {
   void frame(app::Controller& controller) {
     ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
-    draw_lab_window(controller, ui, {}, text, presets, nullptr);
+    draw_lab_window(controller, ui, nullptr);
     ImGui::Render();
   }
 
-  Lexicon lexicon;
-  std::vector<Preset> presets;
   LabUiState ui;
-  UiText text;
 };
 
 TEST_F(ValidModelFiles, LoadOrRefuseWithAMessageAndNeverTrap) {
@@ -177,7 +168,7 @@ TEST_F(ValidModelFiles, LoadOrRefuseWithAMessageAndNeverTrap) {
     SCOPED_TRACE("case " + std::to_string(i));
     const json file = generator.next();
     app::AppState state;
-    app::Controller controller(state, lexicon);
+    app::Controller controller(state, app::test_resources());
     const json reply = json::parse(app::handle_request(controller, json{{"op", "loadModel"}, {"json", file.dump()}}.dump()));
     ASSERT_TRUE(reply.contains("ok")) << reply.dump();
     if (!reply["ok"].get<bool>()) {

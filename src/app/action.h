@@ -1,0 +1,150 @@
+#pragma once
+// Every change the UI, the JS API and lesson files can make to the lab, as plain values. The same
+// values come from a mouse drag, from window.headlab and from a lesson's setup; app::apply
+// (apply_action.h) validates and performs them, the Controller records undo history, and
+// action_codec.h reads and writes them as JSON requests ({"op": "setWeight", ...}).
+// A new kind of edit is one more struct here, one case in apply and one row in the codec.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "engine/model.h"
+
+namespace headlab::app {
+
+enum class WeightMatrix { W_Q, W_K, W_V, W_O };
+enum class Axis { row, column };
+enum class Theme { dark, light };
+
+// Replaces the sentence (the input becomes text; longer than 200000 bytes is cut).
+struct SetText {
+  std::string text;
+};
+// Heads of one layer, or of every layer when `layer` is absent.
+struct SetHeadCount {
+  int count = 1;
+  std::optional<int> layer;
+};
+struct SetLayerCount {
+  int count = 1;
+};
+// One cell of W_Q, W_K, W_V of a head, or of the layer's W_O (head ignored).
+struct SetWeight {
+  int layer = 0;
+  int head = 0;
+  WeightMatrix which = WeightMatrix::W_Q;
+  int row = 0;
+  int col = 0;
+  double value = 0.0;
+};
+// Writes a whole row or column (paste, zero).
+struct SetLine {
+  int layer = 0;
+  int head = 0;  // ignored for W_O
+  WeightMatrix which = WeightMatrix::W_Q;
+  Axis axis = Axis::row;
+  int index = 0;
+  std::vector<float> values;
+};
+struct ScaleLine {
+  int layer = 0;
+  int head = 0;  // ignored for W_O
+  WeightMatrix which = WeightMatrix::W_Q;
+  Axis axis = Axis::row;
+  int index = 0;
+  double factor = 1.0;
+};
+// Zeroes head `head`'s rows of the layer's W_O: the head no longer reaches the output.
+struct ZeroOutputBlock {
+  int layer = 0;
+  int head = 0;
+};
+struct ZeroOutputBlockAll {
+  int layer = 0;
+};
+// Which head the detail views show. Not a model edit: no undo step.
+struct SelectHead {
+  int layer = 0;
+  int head = 0;
+};
+struct SetPruned {
+  int layer = 0;
+  int head = 0;
+  bool pruned = false;
+};
+// Prunes the k least important unpruned heads of a layer, ranked by the importance of the
+// current analysis (the state is analysed before every action; see Controller).
+struct PruneLeastImportant {
+  int layer = 0;
+  int k = 1;
+};
+// Writes a head preset (assets/presets, docs/presets.md) into W_Q, W_K, W_V of one head.
+struct ApplyPreset {
+  int layer = 0;
+  int head = 0;
+  std::string preset;  // preset id
+};
+// The default document, sentence included.
+struct ResetDocument {};
+// The default model, keeping the current sentence ("Reset model").
+struct ResetModel {};
+struct SetCausal {
+  bool on = false;
+};
+struct SetSpecialTokens {
+  bool on = false;
+};
+// d_k and d_v of one layer; d_v follows d_k when absent.
+struct SetHeadDim {
+  int layer = 0;
+  int d_k = 1;
+  std::optional<int> d_v;
+};
+struct SetDModel {
+  int d_model = kMinDModel;
+};
+// Absent options keep the layer's current setting.
+struct SetLayerOptions {
+  int layer = 0;
+  std::optional<bool> residual;
+  std::optional<Norm> norm;
+  std::optional<bool> ffn;
+};
+// Switching to the named embedding raises d_model to the number of named features if needed.
+struct SetEmbedding {
+  Embedding embedding = Embedding::named_features;
+};
+struct SetPositional {
+  Positional positional = Positional::sinusoidal;
+};
+// Re-seeds every weight (same shapes).
+struct Randomize {
+  std::uint32_t seed = 0;
+};
+// Fresh seeded W_Q, W_K, W_V for one head (its pruned flag stays).
+struct ResetHead {
+  int layer = 0;
+  int head = 0;
+  std::uint32_t seed = 0;
+};
+// Replaces the whole document from a model file (docs/model-format.md).
+struct LoadModel {
+  std::string json;
+};
+// A preference saved with the state, not a model edit: no undo step.
+struct SetTheme {
+  Theme theme = Theme::dark;
+};
+
+using Action = std::variant<SetText, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
+                            ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
+                            ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
+                            SetPositional, Randomize, ResetHead, LoadModel, SetTheme>;
+
+// False for the actions that change no part of the document (selection, theme): they make no undo
+// step and need no recompute.
+bool changes_document(const Action& action);
+
+}  // namespace headlab::app

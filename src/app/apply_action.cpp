@@ -1,0 +1,133 @@
+#include "app/apply_action.h"
+
+#include "app/actions.h"
+#include "app/matrix_actions.h"
+#include "app/model_actions.h"
+#include "engine/analysis/importance.h"
+#include "engine/presets.h"
+
+namespace headlab::app {
+namespace {
+
+// Each overload validates its fields first and writes only when all are good.
+
+std::string perform(AppState& state, const Resources&, const SetText& a) { return set_text(state, a.text); }
+
+std::string perform(AppState& state, const Resources&, const SetHeadCount& a) {
+  if (a.layer) return set_head_count(state, *a.layer, a.count);
+  if (a.count < 1 || a.count > kMaxHeads) return "head count must be between 1 and " + std::to_string(kMaxHeads);
+  for (int l = 0; l < static_cast<int>(state.document.model.layers.size()); ++l) set_head_count(state, l, a.count);
+  return {};
+}
+
+std::string perform(AppState& state, const Resources&, const SetLayerCount& a) { return set_layer_count(state, a.count); }
+
+std::string perform(AppState& state, const Resources&, const SetWeight& a) {
+  return set_weight(state, a.layer, a.head, a.which, a.row, a.col, a.value);
+}
+
+std::string perform(AppState& state, const Resources&, const SetLine& a) {
+  return set_line(state, {a.layer, a.head, a.which}, a.axis, a.index, a.values);
+}
+
+std::string perform(AppState& state, const Resources&, const ScaleLine& a) {
+  return scale_line(state, {a.layer, a.head, a.which}, a.axis, a.index, a.factor);
+}
+
+std::string perform(AppState& state, const Resources&, const ZeroOutputBlock& a) {
+  if (a.head < 0) return "head " + std::to_string(a.head) + " does not exist";
+  return zero_output_block(state, a.layer, a.head);
+}
+
+std::string perform(AppState& state, const Resources&, const ZeroOutputBlockAll& a) {
+  return zero_output_block(state, a.layer, -1);
+}
+
+std::string perform(AppState& state, const Resources&, const SelectHead& a) { return select_head(state, a.layer, a.head); }
+
+std::string perform(AppState& state, const Resources&, const SetPruned& a) {
+  auto& layers = state.document.model.layers;
+  if (a.layer < 0 || a.layer >= static_cast<int>(layers.size())) return "layer " + std::to_string(a.layer) + " does not exist";
+  if (a.head < 0 || a.head >= layers[a.layer].head_count())
+    return "head " + std::to_string(a.head) + " does not exist in layer " + std::to_string(a.layer);
+  layers[a.layer].heads[a.head].pruned = a.pruned;
+  return {};
+}
+
+std::string perform(AppState& state, const Resources&, const PruneLeastImportant& a, std::vector<int>& pruned) {
+  if (state.dirty) return "pruneLeastImportant: the importance of the last edit is not computed yet";
+  if (a.layer < 0 || a.layer >= static_cast<int>(state.analysis.layers.size()))
+    return "layer " + std::to_string(a.layer) + " does not exist";
+  std::vector<float> importance;
+  for (const analysis::HeadAnalysis& h : state.analysis.layers[a.layer].heads) importance.push_back(h.importance);
+  Result<std::vector<int>> done = analysis::prune_least_important(state.document.model, a.layer, a.k, importance);
+  if (!done.ok()) return done.error();
+  pruned = std::move(done).value();
+  return {};
+}
+
+std::string perform(AppState& state, const Resources& resources, const ApplyPreset& a) {
+  const Preset* preset = find_preset(resources.presets, a.preset);
+  if (!preset) return "preset: unknown preset \"" + a.preset + "\" (assets/presets/index.json)";
+  return apply_preset(state.document.model, a.layer, a.head, *preset);
+}
+
+std::string perform(AppState& state, const Resources&, const ResetDocument&) {
+  state.document = default_document();
+  return {};
+}
+
+std::string perform(AppState& state, const Resources&, const ResetModel&) { return reset_model(state); }
+std::string perform(AppState& state, const Resources&, const SetCausal& a) { return set_causal(state, a.on); }
+std::string perform(AppState& state, const Resources&, const SetSpecialTokens& a) { return set_special_tokens(state, a.on); }
+
+std::string perform(AppState& state, const Resources&, const SetHeadDim& a) {
+  return set_head_dim(state, a.layer, a.d_k, a.d_v.value_or(a.d_k));
+}
+
+std::string perform(AppState& state, const Resources&, const SetDModel& a) { return set_d_model(state, a.d_model); }
+
+std::string perform(AppState& state, const Resources&, const SetLayerOptions& a) {
+  const auto& layers = state.document.model.layers;
+  if (a.layer < 0 || a.layer >= static_cast<int>(layers.size())) return "layer " + std::to_string(a.layer) + " does not exist";
+  const Layer& current = layers[a.layer];
+  return set_layer_options(state, a.layer, a.residual.value_or(current.residual), a.norm.value_or(current.norm),
+                           a.ffn.value_or(current.has_ffn));
+}
+
+std::string perform(AppState& state, const Resources&, const SetEmbedding& a) { return set_embedding(state, a.embedding); }
+std::string perform(AppState& state, const Resources&, const SetPositional& a) { return set_positional(state, a.positional); }
+std::string perform(AppState& state, const Resources&, const Randomize& a) { return randomize_model(state, a.seed); }
+
+std::string perform(AppState& state, const Resources&, const ResetHead& a) {
+  return reset_head(state, a.layer, a.head, a.seed);
+}
+
+std::string perform(AppState& state, const Resources&, const LoadModel& a) { return load_model(state, a.json); }
+
+std::string perform(AppState& state, const Resources&, const SetTheme& a) {
+  state.preferences.theme = a.theme == Theme::light ? "light" : "dark";
+  return {};
+}
+
+}  // namespace
+
+bool changes_document(const Action& action) {
+  return !std::holds_alternative<SelectHead>(action) && !std::holds_alternative<SetTheme>(action);
+}
+
+ActionResult apply(AppState& state, const Resources& resources, const Action& action) {
+  ActionResult result;
+  result.error = std::visit(
+      [&](const auto& a) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(a)>, PruneLeastImportant>)
+          return perform(state, resources, a, result.pruned_heads);
+        else
+          return perform(state, resources, a);
+      },
+      action);
+  if (result.ok() && changes_document(action)) state.dirty = true;
+  return result;
+}
+
+}  // namespace headlab::app

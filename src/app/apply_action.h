@@ -1,0 +1,25 @@
+#pragma once
+// The one place an Action changes the AppState. Every field is validated before anything is
+// written, so a refused action leaves the whole state (document, selection, progress, notices,
+// preferences) exactly as it was. apply never recomputes and never reads files: the Controller
+// recomputes after it, and presets come from the Resources loaded at start-up.
+#include <string>
+#include <vector>
+
+#include "app/action.h"
+#include "app/app_state.h"
+#include "app/resources.h"
+
+namespace headlab::app {
+
+struct ActionResult {
+  std::string error;              // empty on success; else names the field ("head 9 does not exist ...")
+  std::vector<int> pruned_heads;  // PruneLeastImportant: the heads it pruned, least important first
+  bool ok() const { return error.empty(); }
+};
+
+// PruneLeastImportant ranks heads by state.analysis, so the state must be analysed (not dirty);
+// the Controller guarantees that. A successful document edit marks the state dirty.
+ActionResult apply(AppState& state, const Resources& resources, const Action& action);
+
+}  // namespace headlab::app

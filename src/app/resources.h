@@ -1,0 +1,34 @@
+#pragma once
+// Everything the lab reads from assets/, loaded and validated once at start-up and then passed by
+// const reference: recompute, actions, training and request handlers do no file I/O.
+#include <string>
+#include <vector>
+
+#include "app/lesson_actions.h"
+#include "app/lesson_progress.h"
+#include "app/ui_text.h"
+#include "engine/analysis/analysis.h"
+#include "engine/lexicon.h"
+#include "engine/presets.h"
+#include "engine/result.h"
+#include "engine/training/grammar.h"
+
+namespace headlab::app {
+
+struct Resources {
+  Lexicon lexicon;                           // assets/lexicon.json
+  std::vector<Preset> presets;               // assets/presets/
+  analysis::Resources analysis;              // label thresholds (labels.json), gold parses (sentences.json)
+  std::vector<std::string> example_sentences;  // texts of assets/sentences.json, for the sentence picker
+  LessonList lessons;                        // assets/lessons/
+  // lesson_actions[l][s]: the setup and solution of lessons[l].steps[s], decoded when they loaded.
+  std::vector<std::vector<StepActions>> lesson_actions;
+  training::Grammar grammar;                 // assets/grammar.json, for training in the page
+  UiText ui_text;                            // assets/ui_text.json
+};
+
+// Reads and checks every asset; the first missing or broken one is the error, naming the file
+// and the field ("lessons/03-reading-heatmaps.json: ...steps[1].setup[0].layer: expected an integer").
+Result<Resources> load_resources();
+
+}  // namespace headlab::app
