@@ -193,6 +193,7 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
     bool pruned = model_layer.heads[head].pruned;
     if (ImGui::Checkbox("pruned", &pruned))
       context.actions.emit(app::SetPruned{layer, head, pruned});
+    register_item(ui, ids::kEditorPruned);
     item_tooltip("A pruned head still computes its attention, but contributes zeros to the concatenation.");
   }
   draw_grid(context, ref, *m, std::max(font * 6.0f, height - ImGui::GetCursorPosY() + ImGui::GetScrollY()));
