@@ -1,7 +1,7 @@
 // Weight editor for the selected head: W_Q, W_K, W_V (and the layer's W_O) as grids of cells
 // coloured by value, rows named by input feature. Drag a cell up/down to change it (Shift: 10x
 // faster, Alt: 10x finer), double-click or Ctrl-click to type an exact value, right-click a row or
-// column name for row/column operations. Every change goes through the Controller (undoable) and
+// column name for row/column operations. Every change is an Action (undoable) and
 // is visible in every view in the same frame.
 #include <algorithm>
 #include <cmath>
@@ -193,6 +193,7 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
     bool pruned = model_layer.heads[head].pruned;
     if (ImGui::Checkbox("pruned", &pruned))
       context.actions.emit(app::SetPruned{layer, head, pruned});
+    register_item(ui, ids::kEditorPruned);
     item_tooltip("A pruned head still computes its attention, but contributes zeros to the concatenation.");
   }
   draw_grid(context, ref, *m, std::max(font * 6.0f, height - ImGui::GetCursorPosY() + ImGui::GetScrollY()));

@@ -25,6 +25,7 @@ inline constexpr const char* kEditorMatrix = "editor/matrix";  // the grid of th
 inline constexpr const char* kEditorCell = "editor/cell";      // + "/row/col"
 inline constexpr const char* kEditorTab = "editor/tab";        // + "/W_Q" ...
 inline constexpr const char* kPresetCombo = "editor/preset";
+inline constexpr const char* kEditorPruned = "editor/pruned";  // the selected head's "pruned" checkbox
 inline constexpr const char* kLabels = "labels";
 inline constexpr const char* kConcat = "concat";
 inline constexpr const char* kExportPng = "export/png";

@@ -10,6 +10,7 @@
 #include "ui/heatmap_layout.h"
 #include "ui/lab_window.h"
 #include "ui/weight_entry.h"
+#include "ui/widget_ids.h"
 
 namespace headlab::ui {
 namespace {
@@ -140,6 +141,52 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   }
   EXPECT_TRUE(ui.widget_rects.count("heads/plus"));
   EXPECT_TRUE(ui.widget_rects.count("editor/cell/0/0"));
+  ImGui::DestroyContext();
+}
+
+// Panels change the model only through actions: the weight editor's "pruned" checkbox and its
+// preset menu, clicked headlessly, are each one undo step of the Controller.
+TEST_F(ControllerTest, WeightEditorControlsAreUndoableActions) {
+  app::Controller controller(state, resources);
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(1280, 900);
+  LabUiState ui;
+  const auto frame = [&] {
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw_lab_window(controller, ui);
+    ImGui::Render();
+  };
+  const auto click = [&](const std::string& name) {
+    frame();
+    ASSERT_TRUE(ui.widget_rects.count(name)) << name;
+    const Rect r = ui.widget_rects.at(name);
+    io.MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    frame();
+  };
+  ASSERT_TRUE(controller.apply(app::SelectHead{0, 1}).ok());
+  click(ids::kEditorPruned);
+  EXPECT_TRUE(state.document.model.layers[0].heads[1].pruned);
+  ASSERT_TRUE(controller.undo());
+  EXPECT_FALSE(state.document.model.layers[0].heads[1].pruned);
+  EXPECT_FALSE(controller.can_undo());
+
+  const Matrix before = state.document.model.layers[0].heads[1].W_K;
+  click(ids::kPresetCombo);
+  click("editor/preset/previous_token");
+  EXPECT_NE(state.document.model.layers[0].heads[1].W_K, before);
+  EXPECT_EQ(state.analysis.layers[0].heads[1].label.label, "previous_token");
+  ASSERT_TRUE(controller.undo());
+  EXPECT_EQ(state.document.model.layers[0].heads[1].W_K, before);
   ImGui::DestroyContext();
 }
 
