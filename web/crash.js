@@ -7,8 +7,9 @@
 
   function isTrap(error) {
     if (!error) return false;
+    // Emscripten's abort() throws a RuntimeError too; its message starts "Aborted(".
     if (typeof WebAssembly === 'object' && error instanceof WebAssembly.RuntimeError) return true;
-    return /^(RuntimeError|Aborted\()/.test(String(error.name === 'RuntimeError' ? 'RuntimeError' : error.message || error));
+    return /^Aborted\(/.test(String(error.message || ''));
   }
 
   function savedAt() {

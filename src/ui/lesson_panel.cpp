@@ -93,15 +93,8 @@ void step_view(PanelContext& context) {
   const bool met = p.goal_met;
   const bool done_before = state.progress.completed.count(app::step_key(lesson, step)) > 0;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, met ? ImVec4(0.12f, 0.30f, 0.16f, 0.6f) : ImVec4(0.20f, 0.20f, 0.28f, 0.6f));
-  // Tall enough for everything inside (ImGui 1.86 children do not size to their content).
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float inner = ImGui::GetContentRegionAvail().x - 2.0f * style.WindowPadding.x;
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const std::string& goal_text = app::localized(step.goal_text, language);
-  const float goal_width = inner - ImGui::CalcTextSize(context.text.get("goal", language)).x - font * 2.0f;
-  float goal_height = std::max(line, ImGui::CalcTextSize(goal_text.c_str(), nullptr, false, goal_width).y + style.ItemSpacing.y) + line;
-  if (p.probe) goal_height += ImGui::GetFrameHeightWithSpacing() + ImGui::CalcTextSize(context.text.get("probe_detail", language), nullptr, false, inner).y + line;
-  ImGui::BeginChild("goal", ImVec2(0, goal_height + 2.0f * style.WindowPadding.y), true);
+  // A bordered box exactly as tall as its content, however the text wraps.
+  ImGui::BeginChild("goal", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY);
   ImGui::TextColored(met ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
                      context.text.get("goal", language));
   ImGui::SameLine();

@@ -83,8 +83,8 @@ test('lesson 11: typing W_V values by hand raises the live probe accuracy until 
   await click(page, 'editor/tab/W_V');
   const type = async (row, col, text) => {
     const cell = center(await rectOf(page, `editor/cell/${row}/${col}`));
-    // Ctrl-click: exact entry (a double-click depends on frame timing). ImGui 1.86 reads Ctrl at the
-    // frame start, so Ctrl is held for whole frames around the click, as a hand would.
+    // Ctrl-click: exact entry (a double-click depends on frame timing). Ctrl is held for whole frames
+    // around the click, as a hand would.
     await page.keyboard.down('Control');
     await frames(page, 2);
     await page.mouse.click(cell.x, cell.y);

@@ -7,6 +7,7 @@
 #include "app/controller.h"
 #include "app/training_session.h"
 #include "../app/test_resources.h"
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/lab_window.h"
 #include "ui/plot.h"
@@ -48,16 +49,7 @@ TEST(RoleText, RelationsReadInTheDirectionOfAttention) {
 
 class TrainingPanel : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 720);
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
+  HeadlessImGui imgui;
 
   void frame(app::Controller& controller, app::TrainingSession& session) {
     ImGuiIO& io = ImGui::GetIO();
@@ -66,18 +58,8 @@ class TrainingPanel : public ::testing::Test {
     draw_lab_window(controller, ui, &session);
     ImGui::Render();
   }
-  // Presses and releases the left button over a registered widget (ImGui clicks on release).
   void click(app::Controller& controller, app::TrainingSession& session, const char* name) {
-    frame(controller, session);
-    ASSERT_TRUE(ui.widget_rects.count(name)) << name;
-    const Rect r = ui.widget_rects.at(name);
-    ImGuiIO& io = ImGui::GetIO();
-    io.AddMousePosEvent(r.x + r.w / 2, r.y + r.h / 2);
-    frame(controller, session);
-    io.AddMouseButtonEvent(ImGuiMouseButton_Left, true);
-    frame(controller, session);
-    io.AddMouseButtonEvent(ImGuiMouseButton_Left, false);
-    frame(controller, session);
+    click_widget(ui, name, [&] { frame(controller, session); });
   }
 
   const app::Resources& resources = app::test_resources();

@@ -4,6 +4,7 @@
 
 #include "../app/test_resources.h"
 #include "app/controller.h"
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/arc_geometry.h"
 #include "ui/colormap.h"
@@ -120,12 +121,8 @@ TEST_F(ControllerTest, RefusedEditChangesNothingAndPostsANotice) {
 TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   app::Controller controller(state, resources);
   controller.apply(app::SetLayerCount{2});
-  ImGui::CreateContext();
+  HeadlessImGui imgui;
   ImGuiIO& io = ImGui::GetIO();
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  io.IniFilename = nullptr;
   LabUiState ui;
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
     io.DisplaySize = size;
@@ -141,38 +138,21 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   }
   EXPECT_TRUE(ui.widget_rects.count("heads/plus"));
   EXPECT_TRUE(ui.widget_rects.count("editor/cell/0/0"));
-  ImGui::DestroyContext();
 }
 
 // Panels change the model only through actions: the weight editor's "pruned" checkbox and its
 // preset menu, clicked headlessly, are each one undo step of the Controller.
 TEST_F(ControllerTest, WeightEditorControlsAreUndoableActions) {
   app::Controller controller(state, resources);
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  io.IniFilename = nullptr;
-  io.DisplaySize = ImVec2(1280, 900);
+  HeadlessImGui imgui(ImVec2(1280, 900));
   LabUiState ui;
   const auto frame = [&] {
-    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
     draw_lab_window(controller, ui);
     ImGui::Render();
   };
-  const auto click = [&](const std::string& name) {
-    frame();
-    ASSERT_TRUE(ui.widget_rects.count(name)) << name;
-    const Rect r = ui.widget_rects.at(name);
-    io.MousePos = ImVec2(r.x + r.w / 2, r.y + r.h / 2);
-    frame();
-    io.MouseDown[0] = true;
-    frame();
-    io.MouseDown[0] = false;
-    frame();
-  };
+  const auto click = [&](const std::string& name) { click_widget(ui, name, frame); };
   ASSERT_TRUE(controller.apply(app::SelectHead{0, 1}).ok());
   click(ids::kEditorPruned);
   EXPECT_TRUE(state.document.model.layers[0].heads[1].pruned);
@@ -187,7 +167,6 @@ TEST_F(ControllerTest, WeightEditorControlsAreUndoableActions) {
   EXPECT_EQ(state.analysis.layers[0].heads[1].label.label, "previous_token");
   ASSERT_TRUE(controller.undo());
   EXPECT_EQ(state.document.model.layers[0].heads[1].W_K, before);
-  ImGui::DestroyContext();
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "app/api.h"
 #include "app/controller.h"
 #include "../app/test_resources.h"
+#include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/lab_window.h"
 
@@ -140,16 +141,7 @@ class ModelFileGenerator {
 
 class ValidModelFiles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1280, 720);
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
+  HeadlessImGui imgui;
 
   void frame(app::Controller& controller) {
     ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
