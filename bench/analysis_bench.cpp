@@ -6,14 +6,14 @@
 
 #include <memory>
 
-#include "app/analysis_workload.h"
+#include "api/analysis_workload.h"
 #include "engine/analysis/syntactic.h"
 #include "engine/assets.h"
 
 namespace {
 
 using namespace headlab;
-using app::AnalysisWorkload;
+using api::AnalysisWorkload;
 
 // Loaded once for the whole run, as the app does; a head keeps its scores only when the same
 // Resources object analyses it again.

@@ -2,7 +2,7 @@
 // window.headlab.benchmark times the same model in WASM, and scripts/bench prints both side by side.
 // FLOP count per head: Q, K, V projections 2 n d_model (2 d_k + d_v), logits 2 n^2 d_k,
 // softmax ~5 n^2 (not counted), A V 2 n^2 d_v; output projection 2 n (h d_v) d_model
-// (the same formula as app::attention_flops, which scripts/bench checks against this one).
+// (the same formula as api::attention_flops, which scripts/bench checks against this one).
 #include <benchmark/benchmark.h>
 
 #include <random>

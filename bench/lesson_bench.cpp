@@ -1,11 +1,11 @@
 // One learner's edit on the lesson-size model (2 layers x 8 heads, d_model 128, 32 tokens), natively:
-// the same app::LessonEdit the page's window.headlab.benchmarkLesson times in WASM (issue 3, item 8:
+// the same api::LessonEdit the page's window.headlab.benchmarkLesson times in WASM (issue 3, item 8:
 // forward + every analysis recompute in under 1 ms in WASM). Args: the edited layer (0: that head
 // and all of layer 1 change; 1: that head only), and 1 for the annotated 16-token sentence, so the
 // syntactic scores run too.
 #include <benchmark/benchmark.h>
 
-#include "app/benchmark_api.h"
+#include "api/benchmark_api.h"
 #include "app/resources.h"
 
 namespace {
@@ -18,7 +18,7 @@ const app::Resources& resources() {
 }
 
 void BM_LessonEdit(benchmark::State& state) {
-  app::LessonEdit edit(resources(), state.range(1) != 0, static_cast<int>(state.range(0)));
+  api::LessonEdit edit(resources(), state.range(1) != 0, static_cast<int>(state.range(0)));
   for (auto _ : state) {
     const std::string error = edit();
     if (!error.empty()) state.SkipWithError(error.c_str());

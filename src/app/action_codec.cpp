@@ -1,8 +1,10 @@
 #include "app/action_codec.h"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
+
+#include "app/request_fields.h"
+#include "engine/json_reader.h"
 
 namespace headlab::app {
 namespace {
@@ -11,14 +13,8 @@ using nlohmann::json;
 
 // [SECTION] Field values: how each field type is read (strictly) and written.
 
-// Integers in requests are indices and sizes: anything past this is a mistake, not a big model.
-constexpr long long kMaxRequestInteger = 1000000;
-
 template <class E>
-struct EnumName {
-  const char* name;
-  E value;
-};
+using EnumName = std::pair<const char*, E>;
 constexpr EnumName<WeightMatrix> kWeightMatrices[] = {
     {"W_Q", WeightMatrix::W_Q}, {"W_K", WeightMatrix::W_K}, {"W_V", WeightMatrix::W_V}, {"W_O", WeightMatrix::W_O}};
 constexpr EnumName<Axis> kAxes[] = {{"row", Axis::row}, {"column", Axis::column}};
@@ -35,21 +31,13 @@ const auto& enum_names(Embedding) { return kEmbeddings; }
 const auto& enum_names(Positional) { return kPositionals; }
 const auto& enum_names(Theme) { return kThemes; }
 
-// "\"a\", \"b\" or \"c\""
-template <class Table>
-std::string choices(const Table& table) {
-  std::string out;
-  const std::size_t n = std::size(table);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i > 0) out += i + 1 == n ? " or " : ", ";
-    out += std::string("\"") + table[i].name + "\"";
-  }
-  return out;
-}
+// A weight line in a request is at most this long (the widest matrix has 512 entries a line).
+constexpr std::size_t kMaxLineLength = 1000000;
 
-// Reads the fields one op declares from a request; the first problem is kept as `error`, named
-// "<path><field>: ...". A field the op does not declare is an error too (a typo in a lesson file
-// must not be silently ignored).
+// Reads the fields one op declares from a request with the JsonReader every HeadLab document uses;
+// the first problem is kept, named "<path><field>: ...". A field the op does not declare is an
+// error too (a typo in a lesson file must not be silently ignored). Indices are read as any int:
+// app::apply checks them against the model and names the field when one is out of range.
 class FieldReader {
  public:
   FieldReader(const json& request, const std::string& path) : request_(request), path_(path) {}
@@ -57,102 +45,63 @@ class FieldReader {
   template <class T>
   void operator()(const char* key, T& out) {
     declared_.push_back(key);
-    if (!error_.empty()) return;
-    if (!request_.contains(key)) return fail(key, expected(out));
-    read(key, request_[key], out);
+    if (!reader_.ok()) return;
+    read(path_ + key, JsonReader::optional_field(request_, key), out);
   }
   template <class T>
   void operator()(const char* key, std::optional<T>& out) {
     declared_.push_back(key);
-    if (!error_.empty() || !request_.contains(key)) return;
-    T value{};
-    read(key, request_[key], value);
-    if (error_.empty()) out = std::move(value);
+    const json* value = JsonReader::optional_field(request_, key);
+    if (!reader_.ok() || !value) return;
+    T read_value{};
+    if (read(path_ + key, value, read_value)) out = std::move(read_value);
   }
   // Fields that may be left out and then keep the struct's default.
   template <class T>
   void with_default(const char* key, T& out) {
     declared_.push_back(key);
-    if (!error_.empty() || !request_.contains(key)) return;
-    read(key, request_[key], out);
+    const json* value = JsonReader::optional_field(request_, key);
+    if (reader_.ok() && value) read(path_ + key, value, out);
   }
 
   void refuse_unknown_fields() {
-    if (!error_.empty()) return;
-    for (const auto& item : request_.items()) {
-      if (item.key() == "op") continue;
-      if (std::find(declared_.begin(), declared_.end(), item.key()) == declared_.end())
-        return fail(item.key(), "unknown field (" + request_["op"].get<std::string>() + " takes " + field_list() + ")");
-    }
+    if (!reader_.ok()) return;
+    if (const std::string error = unknown_field_error(request_, path_, declared_); !error.empty()) reader_.fail("", error);
   }
-  const std::string& error() const { return error_; }
+  const std::string& error() const { return reader_.error(); }
 
  private:
-  void fail(const std::string& key, const std::string& message) {
-    if (error_.empty()) error_ = path_ + key + ": " + message;
+  bool read(const std::string& path, const json* v, int& out) { return reader_.integer(v, path, out); }
+  bool read(const std::string& path, const json* v, std::uint32_t& out) {
+    long long value = 0;
+    if (!reader_.integer(v, path, 0, 0xFFFFFFFFll, value)) return false;
+    out = static_cast<std::uint32_t>(value);
+    return true;
   }
-  std::string field_list() const {
-    if (declared_.empty()) return "no fields";
-    std::string out;
-    for (const char* key : declared_) out += (out.empty() ? "" : ", ") + std::string(key);
-    return out;
-  }
-
-  static std::string expected(int) { return "expected an integer"; }
-  static std::string expected(std::uint32_t) { return "expected an integer in 0..4294967295"; }
-  static std::string expected(bool) { return "expected true or false"; }
-  static std::string expected(double) { return "expected a finite number"; }
-  static std::string expected(const std::string&) { return "expected a string"; }
-  static std::string expected(const std::vector<float>&) { return "expected an array of finite numbers"; }
-  template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
-  static std::string expected(E) { return "expected " + choices(enum_names(E{})); }
-
-  void read(const char* key, const json& v, int& out) {
-    if (!v.is_number_integer()) return fail(key, expected(out));
-    const long long value = v.get<long long>();
-    if (value < -kMaxRequestInteger || value > kMaxRequestInteger) return fail(key, "out of range");
-    out = static_cast<int>(value);
-  }
-  void read(const char* key, const json& v, std::uint32_t& out) {
-    if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > 0xFFFFFFFFll) return fail(key, expected(out));
-    out = static_cast<std::uint32_t>(v.get<long long>());
-  }
-  void read(const char* key, const json& v, bool& out) {
-    if (!v.is_boolean()) return fail(key, expected(out));
-    out = v.get<bool>();
-  }
-  void read(const char* key, const json& v, double& out) {
-    // JSON has no NaN or Infinity; the JS side sends them as strings so the message can name them.
-    if (!v.is_number()) return fail(key, expected(out) + " (got " + (v.is_string() ? v.get<std::string>() : v.dump()) + ")");
-    out = v.get<double>();
-  }
-  void read(const char* key, const json& v, std::string& out) {
-    if (!v.is_string()) return fail(key, expected(out));
-    out = v.get<std::string>();
-  }
-  void read(const char* key, const json& v, std::vector<float>& out) {
-    if (!v.is_array() || v.size() > static_cast<std::size_t>(kMaxRequestInteger)) return fail(key, expected(out));
+  bool read(const std::string& path, const json* v, bool& out) { return reader_.boolean(v, path, out); }
+  bool read(const std::string& path, const json* v, double& out) { return reader_.finite(v, path, out); }
+  bool read(const std::string& path, const json* v, std::string& out) { return reader_.string(v, path, out); }
+  bool read(const std::string& path, const json* v, std::vector<float>& out) {
+    const json* line = reader_.array(v, path, 0, kMaxLineLength, "finite numbers");
+    if (!line) return false;
     out.clear();
-    for (const json& element : v) {
-      if (!element.is_number() || !std::isfinite(element.get<double>())) return fail(key, expected(out));
-      out.push_back(element.get<float>());
+    out.reserve(line->size());
+    for (std::size_t i = 0; i < line->size(); ++i) {
+      float element = 0.0f;
+      if (!reader_.number(&(*line)[i], json_path(path, i), element)) return false;
+      out.push_back(element);
     }
+    return true;
   }
   template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
-  void read(const char* key, const json& v, E& out) {
-    if (v.is_string())
-      for (const auto& entry : enum_names(E{}))
-        if (v.get<std::string>() == entry.name) {
-          out = entry.value;
-          return;
-        }
-    fail(key, expected(out));
+  bool read(const std::string& path, const json* v, E& out) {
+    return reader_.one_of(v, path, enum_names(E{}), out);
   }
 
   const json& request_;
   const std::string& path_;
   std::vector<const char*> declared_;
-  std::string error_;
+  JsonReader reader_;
 };
 
 // Writes every field, so a decoded request and its encoding hold the same action.
@@ -176,8 +125,8 @@ class FieldWriter {
   template <class T>
   static json write(const T& value) {
     if constexpr (std::is_enum_v<T>) {
-      for (const auto& entry : enum_names(T{}))
-        if (entry.value == value) return entry.name;
+      for (const auto& [name, choice] : enum_names(T{}))
+        if (choice == value) return name;
       return nullptr;
     } else {
       return value;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/json_reader.h"
 #include "engine/model_file.h"
 
 namespace headlab::app {
@@ -9,40 +10,25 @@ namespace {
 
 using nlohmann::json;
 
-// Reads the progress fields; false with `error` naming the field.
-bool read_progress(const json& lesson, const LessonList* lessons, LessonProgress& out, std::string& error) {
-  if (!lesson.is_object()) {
-    error = "lesson: expected an object";
-    return false;
-  }
-  const int lesson_count = lessons ? static_cast<int>(lessons->size()) : 0;
+// Reads the progress fields into `out`; false with the reader's error naming the field.
+bool read_progress(JsonReader& r, const json& lesson, const LessonList& lessons, LessonProgress& out) {
+  if (!r.object(&lesson, "lesson")) return false;
+  const int last_lesson = static_cast<int>(lessons.size()) - 1;
   const auto index = [&](const char* key, int lo, int hi, int& target) {
-    if (!lesson.contains(key)) return true;
-    if (!lesson[key].is_number_integer() || lesson[key].get<long long>() < lo || lesson[key].get<long long>() > hi) {
-      error = std::string("lesson.") + key + ": expected an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
-      return false;
-    }
-    target = lesson[key].get<int>();
-    return true;
+    const json* value = JsonReader::optional_field(lesson, key);
+    return !value || r.integer(value, json_path("lesson", key), lo, hi, target);
   };
-  if (!index("index", -1, lesson_count - 1, out.lesson) || !index("paused_lesson", -1, lesson_count - 1, out.paused_lesson))
+  if (!index("index", -1, last_lesson, out.lesson) || !index("paused_lesson", -1, last_lesson, out.paused_lesson))
     return false;
-  const auto step_limit = [&](int l) { return l >= 0 && lessons ? static_cast<int>((*lessons)[l].steps.size()) - 1 : 0; };
-  if (!index("step", 0, step_limit(out.lesson), out.step) || !index("paused_step", 0, step_limit(out.paused_lesson), out.paused_step))
+  const auto last_step = [&](int l) { return l >= 0 ? static_cast<int>(lessons[l].steps.size()) - 1 : 0; };
+  if (!index("step", 0, last_step(out.lesson), out.step) || !index("paused_step", 0, last_step(out.paused_lesson), out.paused_step))
     return false;
-  if (lesson.contains("completed")) {
-    const json& completed = lesson["completed"];
-    if (!completed.is_array() || completed.size() > 10000) {
-      error = "lesson.completed: expected an array of step ids";
-      return false;
-    }
-    for (const json& key : completed) {
-      if (!key.is_string() || key.get<std::string>().size() > 200) {
-        error = "lesson.completed: expected step ids (strings)";
-        return false;
-      }
-      out.completed.insert(key.get<std::string>());
-    }
+  const json* completed = JsonReader::optional_field(lesson, "completed");
+  if (completed && !r.array(completed, "lesson.completed", 0, 10000, "step ids")) return false;
+  for (std::size_t i = 0; completed && i < completed->size(); ++i) {
+    std::string key;
+    if (!r.string(&(*completed)[i], json_path("lesson.completed", i), key, true, 200)) return false;
+    out.completed.insert(std::move(key));
   }
   return true;
 }
@@ -73,40 +59,38 @@ std::string load_state(Controller& controller, const std::string& json_text) {
   // Migration: a bare model file is an older saved state.
   if (doc.contains("format") && doc["format"] == kModelFormat) doc = json{{"format", kStateFormat}, {"version", 1}, {"model", doc}};
   if (!doc.contains("format") || doc["format"] != kStateFormat) return "format: expected \"headlab-state\"";
-  if (!doc.contains("version") || !doc["version"].is_number_integer()) return "version: expected an integer";
-  if (doc["version"].get<long long>() > kStateVersion) return "version: saved by a newer HeadLab";
-  if (!doc.contains("model")) return "model: missing";
-  const Result<Document> document = parse_model_file(doc["model"].dump());
+  JsonReader r;
+  long long version = 0;
+  if (!r.integer(r.field(doc, "", "version"), "version", 1, kStateVersion, version)) {
+    const json& v = doc["version"];
+    return v.is_number() && v.get<double>() > kStateVersion ? "version: saved by a newer HeadLab" : r.error();
+  }
+  const json* model_json = r.field(doc, "", "model");
+  if (!model_json) return r.error();
+  const Result<Document> document = parse_model_file(model_json->dump());
   if (!document.ok()) return "model." + document.error();
   const Model& model = document.value().model;
   Selection selection;
-  if (doc.contains("selection")) {
-    const json& s = doc["selection"];
-    if (!s.is_object() || !s.value("layer", json()).is_number_integer() || !s.value("head", json()).is_number_integer())
-      return "selection: expected {\"layer\": integer, \"head\": integer}";
-    selection.layer = s["layer"].get<int>();
-    selection.head = s["head"].get<int>();
-    if (selection.layer < 0 || selection.layer >= static_cast<int>(model.layers.size()) || selection.head < 0 ||
-        selection.head >= model.layers[selection.layer].head_count())
-      return "selection: no such head in the model";
+  if (const json* s = JsonReader::optional_field(doc, "selection")) {
+    const int last_layer = static_cast<int>(model.layers.size()) - 1;
+    if (!r.object(s, "selection") || !r.integer(r.field(*s, "selection", "layer"), "selection.layer", 0, last_layer, selection.layer) ||
+        !r.integer(r.field(*s, "selection", "head"), "selection.head", 0, model.layers[selection.layer].head_count() - 1, selection.head))
+      return r.error();
   }
   LessonProgress progress = controller.state().progress;
-  if (doc.contains("lesson")) {
+  if (const json* lesson = JsonReader::optional_field(doc, "lesson")) {
     progress = LessonProgress{};
-    std::string error;
-    if (!read_progress(doc["lesson"], &controller.resources().lessons, progress, error)) return error;
+    if (!read_progress(r, *lesson, controller.resources().lessons, progress)) return r.error();
   }
-  if (doc.contains("language")) {
-    if (doc["language"] != "en" && doc["language"] != "zh") return "language: expected \"en\" or \"zh\"";
-    progress.language = doc["language"] == "zh" ? Language::zh : Language::en;
-  }
+  if (const json* language = JsonReader::optional_field(doc, "language");
+      language && !r.one_of<Language>(language, "language", {{"en", Language::en}, {"zh", Language::zh}}, progress.language))
+    return r.error();
   Preferences preferences = controller.state().preferences;
-  if (doc.contains("theme")) {
-    if (doc["theme"] != "dark" && doc["theme"] != "light") return "theme: expected \"dark\" or \"light\"";
-    preferences.theme = doc["theme"].get<std::string>();
-  }
+  if (const json* theme = JsonReader::optional_field(doc, "theme");
+      theme && !r.one_of<std::string>(theme, "theme", {{"dark", "dark"}, {"light", "light"}}, preferences.theme))
+    return r.error();
   // Everything validated: now replace, as one undoable edit for the document.
-  const ActionResult loaded = controller.apply(LoadModel{doc["model"].dump()});
+  const ActionResult loaded = controller.apply(LoadModel{model_json->dump()});
   if (!loaded.ok()) return loaded.error;
   controller.apply(SelectHead{selection.layer, selection.head});
   controller.apply(SetTheme{preferences.theme == "light" ? Theme::light : Theme::dark});

@@ -1,5 +1,6 @@
 #include "engine/json_reader.h"
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 
@@ -7,6 +8,17 @@ namespace headlab {
 namespace {
 
 constexpr double kFloatMax = 3.0e38;  // a little under FLT_MAX, so the cast never overflows
+
+// " (got 17)", " (got NaN)", " (got \"yes\")": what came, so a learner sees the mistake at once. Strings
+// that stand for numbers (a page sends NaN and Infinity as "NaN", "Infinity") are shown bare; long
+// values are cut. Nothing when the value is missing.
+std::string got(const nlohmann::json* value) {
+  if (!value) return "";
+  const bool number_word = value->is_string() && (*value == "NaN" || *value == "Infinity" || *value == "-Infinity");
+  std::string shown = number_word ? value->get<std::string>() : value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+  return " (got " + shown + ")";
+}
 
 }  // namespace
 
@@ -41,7 +53,7 @@ const JsonReader::json* JsonReader::optional_field(const json& object, std::stri
 }
 
 bool JsonReader::integer(const json* value, const std::string& path, long long lo, long long hi, long long& out) {
-  const std::string expected = "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
+  const std::string expected = "expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + got(value);
   if (!value || !value->is_number()) return fail(path, expected);
   if (value->is_number_integer()) {
     // Compare as integers: a double cannot hold every 64-bit value exactly.
@@ -70,16 +82,32 @@ bool JsonReader::integer(const json* value, const std::string& path, long long l
   return true;
 }
 
+bool JsonReader::integer(const json* value, const std::string& path, int& out) {
+  const bool integral = value && value->is_number() && std::isfinite(value->get<double>()) &&
+                        std::floor(value->get<double>()) == value->get<double>();
+  if (!integral || value->get<double>() < INT_MIN || value->get<double>() > INT_MAX)
+    return fail(path, "expected an integer" + got(value));
+  out = static_cast<int>(value->get<double>());
+  return true;
+}
+
+bool JsonReader::finite(const json* value, const std::string& path, double& out) {
+  if (!value || !value->is_number() || !std::isfinite(value->get<double>()))
+    return fail(path, "expected a finite number" + got(value));
+  out = value->get<double>();
+  return true;
+}
+
 bool JsonReader::number(const json* value, const std::string& path, float& out) {
-  if (!value || !value->is_number()) return fail(path, "expected a number");
+  if (!value || !value->is_number()) return fail(path, "expected a number" + got(value));
   const double d = value->get<double>();
-  if (!std::isfinite(d) || std::fabs(d) > kFloatMax) return fail(path, "must be a finite number");
+  if (!std::isfinite(d) || std::fabs(d) > kFloatMax) return fail(path, "must be a finite number" + got(value));
   out = static_cast<float>(d);
   return true;
 }
 
 bool JsonReader::number(const json* value, const std::string& path, double lo, double hi, double& out) {
-  const auto expected = [&] { return "expected a number in [" + format_bound(lo) + ", " + format_bound(hi) + "]"; };
+  const auto expected = [&] { return "expected a number in [" + format_bound(lo) + ", " + format_bound(hi) + "]" + got(value); };
   if (!value || !value->is_number()) return fail(path, expected());
   const double d = value->get<double>();
   if (!std::isfinite(d) || d < lo || d > hi) return fail(path, expected());
@@ -95,14 +123,15 @@ bool JsonReader::number(const json* value, const std::string& path, double lo, d
 }
 
 bool JsonReader::boolean(const json* value, const std::string& path, bool& out) {
-  if (!value || !value->is_boolean()) return fail(path, "expected true or false");
+  if (!value || !value->is_boolean()) return fail(path, "expected true or false" + got(value));
   out = value->get<bool>();
   return true;
 }
 
 bool JsonReader::string(const json* value, const std::string& path, std::string& out, bool non_empty,
                         std::size_t max_bytes) {
-  if (!value || !value->is_string()) return fail(path, non_empty ? "expected a non-empty string" : "expected a string");
+  if (!value || !value->is_string())
+    return fail(path, (non_empty ? "expected a non-empty string" : "expected a string") + got(value));
   const std::string& text = value->get_ref<const std::string&>();
   if (non_empty && text.empty()) return fail(path, "expected a non-empty string");
   if (text.size() > max_bytes) return fail(path, "expected a string of at most " + std::to_string(max_bytes) + " bytes");
@@ -133,6 +162,8 @@ const JsonReader::json* JsonReader::object(const json* value, const std::string&
   }
   return value;
 }
+
+std::string JsonReader::shown(const json* value) { return got(value); }
 
 std::string JsonReader::format_bound(double value) {
   char buffer[64];

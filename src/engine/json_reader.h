@@ -54,11 +54,16 @@ class JsonReader {
   // "expected an integer in lo..hi".
   bool integer(const json* value, const std::string& path, long long lo, long long hi, long long& out);
   bool integer(const json* value, const std::string& path, long long lo, long long hi, int& out);
+  // Any int, for indices whose real range is checked later by whoever knows it: "expected an integer".
+  bool integer(const json* value, const std::string& path, int& out);
   // A number that fits a float: "expected a number", "must be a finite number" (out of float range).
   bool number(const json* value, const std::string& path, float& out);
   // A number in [lo, hi]: "expected a number in [lo, hi]".
   bool number(const json* value, const std::string& path, double lo, double hi, float& out);
   bool number(const json* value, const std::string& path, double lo, double hi, double& out);
+  // Any finite double. JSON has no NaN or Infinity, so a page sends them as the strings "NaN" and
+  // "Infinity"; the message shows what came: "expected a finite number (got NaN)".
+  bool finite(const json* value, const std::string& path, double& out);
   // true or false: "expected true or false".
   bool boolean(const json* value, const std::string& path, bool& out);
   // A string (non-empty when asked, at most max_bytes): "expected a string", "expected a non-empty string",
@@ -73,9 +78,9 @@ class JsonReader {
   const json* object(const json* value, const std::string& path);
 
   // One of the named values: "expected one of \"none\", \"pre\", \"post\"".
-  template <class E>
-  bool one_of(const json* value, const std::string& path, std::initializer_list<std::pair<const char*, E>> choices,
-              E& out) {
+  // `choices` is any range of (name, value) pairs, e.g. a constexpr table.
+  template <class Choices, class E>
+  bool one_of(const json* value, const std::string& path, const Choices& choices, E& out) {
     if (value && value->is_string())
       for (const auto& [name, choice] : choices)
         if (value->get_ref<const std::string&>() == name) {
@@ -84,9 +89,16 @@ class JsonReader {
         }
     std::string allowed;
     for (const auto& [name, choice] : choices) allowed += std::string(allowed.empty() ? "" : ", ") + "\"" + name + "\"";
-    return fail(path, "expected one of " + allowed);
+    return fail(path, "expected one of " + allowed + shown(value));
+  }
+  template <class E>
+  bool one_of(const json* value, const std::string& path, std::initializer_list<std::pair<const char*, E>> choices,
+              E& out) {
+    return one_of<std::initializer_list<std::pair<const char*, E>>, E>(value, path, choices, out);
   }
 
+  // " (got <value>)" for a message, "" for a missing value.
+  static std::string shown(const json* value);
   // "0.5", "1000", "0.0001": a bound as a learner would write it.
   static std::string format_bound(double value);
 

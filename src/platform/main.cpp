@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "app/api.h"
+#include "api/api.h"
 #include "app/controller.h"
 #include "app/exports.h"
 #include "app/resources.h"
@@ -213,7 +213,7 @@ extern "C" {
 // window.headlab calls this with a JSON request; the returned string stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headlab_call(const char* request) {
   if (!g_platform || !g_platform->controller) return "{\"ok\":false,\"error\":\"HeadLab is still starting\"}";
-  g_platform->api_response = headlab::app::handle_request(*g_platform->controller, request ? request : "", g_platform->training);
+  g_platform->api_response = headlab::api::handle_request(*g_platform->controller, request ? request : "", g_platform->training);
   return g_platform->api_response.c_str();
 }
 

@@ -1,9 +1,9 @@
 // The analysis as the page sees it: window.headlab.state() fields and the pruning/preset ops of
-// the JS API (docs/js-api.md), driven through app::handle_request like the browser bridge.
+// the JS API (docs/js-api.md), driven through api::handle_request like the browser bridge.
 #include <nlohmann/json.hpp>
 
 #include "analysis_fixture.h"
-#include "app/api.h"
+#include "api/api.h"
 #include "app/controller.h"
 #include "../app/test_resources.h"
 
@@ -15,7 +15,7 @@ using nlohmann::json;
 class AppAnalysisTest : public analysis::AnalysisTest {
  protected:
   json call(Controller& controller, const json& request) {
-    const json response = json::parse(handle_request(controller, request.dump()));
+    const json response = json::parse(api::handle_request(controller, request.dump()));
     return response;
   }
   json state(Controller& controller) { return call(controller, {{"op", "state"}})["result"]; }

@@ -66,7 +66,7 @@ TEST_F(AssetsLintTest, LabelParserNamesTheBadField) {
   doc["roles"][2]["ratio"] = 0.5;
   Result<LabelConfig> bad = parse_label_config(doc.dump());
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error(), "labels.roles[2].ratio: expected a number in [1, 1000]");
+  EXPECT_EQ(bad.error(), "labels.roles[2].ratio: expected a number in [1, 1000] (got 0.5)");
   doc = read_json("labels.json");
   doc["roles"].erase(4);
   EXPECT_NE(parse_label_config(doc.dump()).error().find("missing role"), std::string::npos);
@@ -228,7 +228,7 @@ TEST(AssetsLoadAtStartUp, ABrokenLessonNamesTheStepAndTheField) {
   const json bad_layer = {{"op", "selectHead"}, {"layer", "0"}, {"head", 0}};
   Result<app::LoadedLesson> r = app::parse_lesson_file(lesson_with(json::array({good, bad_layer}), json::array()));
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error(), "broken.steps[1].setup[1].layer: expected an integer");
+  EXPECT_EQ(r.error(), "broken.steps[1].setup[1].layer: expected an integer (got \"0\")");
   r = app::parse_lesson_file(lesson_with(json::array(), json::array({json{{"op", "setWeigth"}}})));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error(), "broken.steps[1].solution[0].op: unknown operation \"setWeigth\"");

@@ -10,7 +10,7 @@
 #include "app/controller.h"
 #include "app/lesson_runner.h"
 #include "app/saved_state.h"
-#include "app/state_json.h"
+#include "api/state_json.h"
 #include "engine/model_file.h"
 #include "test_resources.h"
 
@@ -20,7 +20,7 @@ namespace {
 // Everything a refusal could disturb, as one comparable text.
 std::string fingerprint(const AppState& state) {
   std::string out = serialize_model_file(state.document) + "|" + save_state(state) + "|" +
-                    state_json(state, test_resources()) + "|" + std::to_string(state.dirty) + "|" +
+                    api::state_json(state, test_resources()) + "|" + std::to_string(state.dirty) + "|" +
                     std::to_string(state.revision) + "|" + std::to_string(state.progress.hints_shown) + "|" +
                     std::to_string(state.progress.goal_met);
   for (const Notice& notice : state.notices) out += "|" + notice.text;

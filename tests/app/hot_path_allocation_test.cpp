@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "app/benchmark_api.h"
+#include "api/benchmark_api.h"
 #include "test_resources.h"
 
 extern "C" {
@@ -64,14 +64,14 @@ TEST(HotPathAllocation, TheCounterSeesNewAndEigen) {
 
 // A frame with nothing edited: recompute is a no-op.
 TEST(HotPathAllocation, IdleFrameAllocatesNothing) {
-  LessonEdit edit(test_resources(), false);
+  api::LessonEdit edit(test_resources(), false);
   AppState state = edit.state();
   EXPECT_EQ(allocations_in([&] { recompute(state, test_resources()); }), 0);
 }
 
 // forward() reuses the trace's buffers at the same sizes.
 TEST(HotPathAllocation, ForwardAtTheSameSizeAllocatesNothing) {
-  LessonEdit edit(test_resources(), false);
+  api::LessonEdit edit(test_resources(), false);
   const AppState& state = edit.state();
   Trace trace;
   forward(state.document.model, state.input.X, trace);
@@ -80,7 +80,7 @@ TEST(HotPathAllocation, ForwardAtTheSameSizeAllocatesNothing) {
 
 // The analysis of an unchanged trace, and after one edit (alternating two models as a drag does).
 TEST(HotPathAllocation, AnalysisRecompute) {
-  LessonEdit edit(test_resources(), false);
+  api::LessonEdit edit(test_resources(), false);
   ASSERT_EQ(edit(), "");
   const AppState& state = edit.state();
   const Model model_b = edit.next_model();
@@ -102,7 +102,7 @@ TEST(HotPathAllocation, AnalysisRecompute) {
 TEST(HotPathAllocation, DragEditFrameAllocatesNothing) {
   for (const bool gold : {false, true})
     for (const int layer : {0, 1}) {
-      LessonEdit edit(test_resources(), gold, layer);
+      api::LessonEdit edit(test_resources(), gold, layer);
       ASSERT_EQ(edit(), "");
       ASSERT_EQ(edit(), "");
       EXPECT_EQ(allocations_in([&] { ASSERT_EQ(edit(), ""); }), 0) << "gold " << gold << ", layer " << layer;

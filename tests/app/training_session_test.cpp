@@ -9,7 +9,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "app/api.h"
+#include "api/api.h"
 #include "app/training_session.h"
 #include "engine/assets.h"
 #include "engine/training/gold_corpus.h"
@@ -300,7 +300,7 @@ TEST(TrainingSession, UseInLabIsOneUndoableEditOnAnAnnotatedSentence) {
 // ---- the API ops ------------------------------------------------------------------------------------
 
 json call(Controller& controller, TrainingSession* session, const json& request) {
-  return json::parse(handle_request(controller, request.dump(), session));
+  return json::parse(api::handle_request(controller, request.dump(), session));
 }
 
 TEST(TrainingApi, OpsAndErrors) {
@@ -342,10 +342,14 @@ TEST(TrainingApi, OpsAndErrors) {
       {{{"op", "trainStep"}, {"steps", 0}}, "steps: expected an integer in 1..5000"},
       {{{"op", "trainReset"}, {"seed", -1}}, "seed: expected an integer in 0..4294967295"},
       {{{"op", "trainStart"}, {"lr", "fast"}}, "lr: expected a number in"},
-      {{{"op", "trainSettings"}, {"speed", 0.95}}, "speed: expected the share of each frame spent training, in [0.1, 0.8]"},
+      {{{"op", "trainSettings"}, {"speed", 0.95}}, "speed: expected a number in [0.1, 0.8] (got 0.95)"},
       {{{"op", "trainSettings"}, {"seed", 2}}, "seed: a new seed is a new run (trainReset)"},
       {{{"op", "trainBenchmark"}, {"seconds", 100}}, "seconds: expected a number in [0.1, 60]"},
       {{{"op", "compareHeads"}, {"run", 1}}, "run: expected true or false"},
+      // A field of the wrong type is refused, never thrown (an exception would abort the page).
+      {{{"op", "trainState"}, {"losses", "yes"}}, "losses: expected true or false (got \"yes\")"},
+      {{{"op", "trainStep"}, {"steps", 2}, {"loss", true}}, "loss: unknown field (trainStep takes steps, losses)"},
+      {{{"op", "probe"}, {"wait", 1}}, "wait: expected true or false (got 1)"},
   };
   for (const auto& [request, message] : refused) {
     r = call(controller, &session, request);

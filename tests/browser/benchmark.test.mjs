@@ -46,15 +46,15 @@ test('benchmark refuses bad arguments with a message; the page keeps working', a
     try { window.headlab.benchmark(o); return 'accepted'; } catch (e) { return e.message; }
   }, options);
   const good = { n: 9, d_model: 64, heads: 4, reps: 3 };
-  assert.match(await refusal({ ...good, heads: 0 }), /^heads: expected an integer from 1 to 16 \(got 0\)/);
+  assert.match(await refusal({ ...good, heads: 0 }), /^heads: expected an integer in 1\.\.16 \(got 0\)/);
   assert.match(await refusal({ ...good, d_model: 66 }), /^d_model: 66 is not divisible by heads \(4\)/);
-  assert.match(await refusal({ ...good, reps: 1e9 }), /^reps: expected an integer from 1 to 1000 \(got 1000000000\)/);
-  assert.match(await refusal({ ...good, n: 'NaN' }), /^n: expected an integer from 1 to 256 \(got NaN\)/);
+  assert.match(await refusal({ ...good, reps: 1e9 }), /^reps: expected an integer in 1\.\.1000 \(got 1000000000\)/);
+  assert.match(await refusal({ ...good, n: 'NaN' }), /^n: expected an integer in 1\.\.256 \(got NaN\)/);
   assert.match(await refusal({ ...good, n: 2.5 }), /^n: expected an integer/);
   assert.match(await refusal({ d_model: 64, heads: 4 }), /^n: expected an integer/);
   assert.match(await page.evaluate(() => {
     try { window.headlab.benchmarkLesson({ reps: 0 }); return 'accepted'; } catch (e) { return e.message; }
-  }), /^reps: expected an integer from 1 to 1000/);
+  }), /^reps: expected an integer in 1\.\.1000/);
 
   // Still a working lab: an edit lands, the heatmaps redraw, undo brings the old weight back.
   const before = await page.evaluate(() => window.headlab.state());

@@ -25,10 +25,11 @@ TEST(JsonReader, IntegersAreStrictAndRanged) {
   EXPECT_TRUE(r.integer(r.field(doc, "", "f"), "f", 0, 4294967295LL, v));
   EXPECT_EQ(v, 4294967295LL);
   EXPECT_TRUE(r.ok());
-  for (const char* key : {"c", "d", "e", "g"}) {
+  const std::pair<const char*, const char*> refused[] = {{"c", "2.5"}, {"d", "\"3\""}, {"e", "-1"}, {"g", "true"}};
+  for (const auto& [key, shown] : refused) {
     JsonReader bad;
     EXPECT_FALSE(bad.integer(bad.field(doc, "request", key), json_path("request", key), 0, 10, v)) << key;
-    EXPECT_EQ(bad.error(), std::string("request.") + key + ": expected an integer in 0..10");
+    EXPECT_EQ(bad.error(), std::string("request.") + key + ": expected an integer in 0..10 (got " + shown + ")");
   }
   JsonReader missing;
   EXPECT_FALSE(missing.integer(missing.field(doc, "request", "steps"), "request.steps", 1, 5, v));
@@ -60,13 +61,13 @@ TEST(JsonReader, NumbersBooleansStringsArraysObjects) {
     EXPECT_FALSE(read(reader));
     return reader.error();
   };
-  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["big"], "big", f); }), "big: must be a finite number");
-  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["t"], "t", f); }), "t: expected a number");
-  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["x"], "x", 1, 1000, f); }), "x: expected a number in [1, 1000]");
-  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["x"], "x", 0, 0.25, d); }), "x: expected a number in [0, 0.25]");
-  EXPECT_EQ(error([&](JsonReader& x) { return x.boolean(&doc["x"], "x", b); }), "x: expected true or false");
+  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["big"], "big", f); }), "big: must be a finite number (got 1e+300)");
+  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["t"], "t", f); }), "t: expected a number (got \"text\")");
+  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["x"], "x", 1, 1000, f); }), "x: expected a number in [1, 1000] (got 0.5)");
+  EXPECT_EQ(error([&](JsonReader& x) { return x.number(&doc["x"], "x", 0, 0.25, d); }), "x: expected a number in [0, 0.25] (got 0.5)");
+  EXPECT_EQ(error([&](JsonReader& x) { return x.boolean(&doc["x"], "x", b); }), "x: expected true or false (got 0.5)");
   EXPECT_EQ(error([&](JsonReader& x) { return x.string(&doc["s"], "s", s, true); }), "s: expected a non-empty string");
-  EXPECT_EQ(error([&](JsonReader& x) { return x.string(&doc["x"], "x", s); }), "x: expected a string");
+  EXPECT_EQ(error([&](JsonReader& x) { return x.string(&doc["x"], "x", s); }), "x: expected a string (got 0.5)");
   EXPECT_EQ(error([&](JsonReader& x) { return x.string(&doc["t"], "t", s, true, 3); }),
             "t: expected a string of at most 3 bytes");
   EXPECT_EQ(error([&](JsonReader& x) { return x.array(&doc["list"], "list", 1, 2, "layers") != nullptr; }),
@@ -76,7 +77,7 @@ TEST(JsonReader, NumbersBooleansStringsArraysObjects) {
   enum class Norm { none, pre };
   Norm norm = Norm::none;
   EXPECT_EQ(error([&](JsonReader& x) { return x.one_of<Norm>(&doc["t"], "norm", {{"none", Norm::none}, {"pre", Norm::pre}}, norm); }),
-            "norm: expected one of \"none\", \"pre\"");
+            "norm: expected one of \"none\", \"pre\" (got \"text\")");
 }
 
 TEST(JsonReader, KeepsTheFirstError) {

@@ -45,7 +45,7 @@ TEST(ModelFile, ErrorsNameThePathAndShape) {
 
   f = valid_file();
   f["layers"][0]["heads"][1]["W_V"][3][1] = "x";
-  EXPECT_EQ(error_of(f), "layers[0].heads[1].W_V[3][1]: expected a number");
+  EXPECT_EQ(error_of(f), "layers[0].heads[1].W_V[3][1]: expected a number (got \"x\")");
 
   f = valid_file();
   f["layers"][0]["heads"][0].erase("W_Q");
@@ -53,7 +53,7 @@ TEST(ModelFile, ErrorsNameThePathAndShape) {
 
   f = valid_file();
   f["d_model"] = 4;
-  EXPECT_EQ(error_of(f), "d_model: expected an integer in 8..512");
+  EXPECT_EQ(error_of(f), "d_model: expected an integer in 8..512 (got 4)");
 
   f = valid_file();
   f["format"] = "other";
@@ -65,7 +65,7 @@ TEST(ModelFile, ErrorsNameThePathAndShape) {
 
   f = valid_file();
   f["layers"][0]["norm"] = "batch";
-  EXPECT_EQ(error_of(f), "layers[0].norm: expected one of \"none\", \"pre\", \"post\"");
+  EXPECT_EQ(error_of(f), "layers[0].norm: expected one of \"none\", \"pre\", \"post\" (got \"batch\")");
 
   f = valid_file();
   f["layers"][0]["heads"][0]["W_Q"][0] = {0.1, 0.2, 0.3};
@@ -73,12 +73,12 @@ TEST(ModelFile, ErrorsNameThePathAndShape) {
 
   f = valid_file();
   f["layers"][0]["heads"][0]["pruned"] = 1;
-  EXPECT_EQ(error_of(f), "layers[0].heads[0].pruned: expected true or false");
+  EXPECT_EQ(error_of(f), "layers[0].heads[0].pruned: expected true or false (got 1)");
 
   f = valid_file();
   f["tokens"] = {"a", 3};
   f.erase("text");
-  EXPECT_EQ(error_of(f), "tokens[1]: expected a non-empty string");
+  EXPECT_EQ(error_of(f), "tokens[1]: expected a non-empty string (got 3)");
 
   f = valid_file();
   f["layers"][0]["heads"] = json::array();
@@ -92,7 +92,7 @@ TEST(ModelFile, RejectsNonFiniteAndOversized) {
   // JSON has no NaN literal; the biggest doubles are out of float range and are refused.
   json f = valid_file();
   f["layers"][0]["heads"][0]["W_Q"][0][0] = 1e300;
-  EXPECT_EQ(error_of(f), "layers[0].heads[0].W_Q[0][0]: must be a finite number");
+  EXPECT_EQ(error_of(f), "layers[0].heads[0].W_Q[0][0]: must be a finite number (got 1e+300)");
   f = valid_file();
   f["layers"] = json::array();
   for (int i = 0; i < 7; ++i) f["layers"].push_back(valid_file()["layers"][0]);

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/api.h"
+#include "api/api.h"
 #include "app/resources.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -20,14 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!request.is_discarded() && request.is_object() && request.contains("op") && request["op"].is_string() &&
       request["op"].get<std::string>().rfind("benchmark", 0) == 0)
     return 0;
-  const nlohmann::json reply = nlohmann::json::parse(headlab::app::handle_request(controller, text), nullptr, false);
+  const nlohmann::json reply = nlohmann::json::parse(headlab::api::handle_request(controller, text), nullptr, false);
   if (reply.is_discarded() || !reply.contains("ok") || !reply["ok"].is_boolean()) std::abort();
   if (!reply["ok"].get<bool>() && (!reply.contains("error") || !reply["error"].is_string() || reply["error"].get<std::string>().empty()))
     std::abort();
   // Back to the default lab now and then, so edits that grow the model do not slow every later input.
   if (++requests_since_reset == 64) {
     requests_since_reset = 0;
-    headlab::app::handle_request(controller, R"({"op":"reset"})");
+    headlab::api::handle_request(controller, R"({"op":"reset"})");
   }
   return 0;
 }

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/api.h"
+#include "api/api.h"
 #include "app/share_link.h"
 #include "app/resources.h"
 #include "engine/model_file.h"
@@ -24,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (text.ok() && headlab::app::decode_share_payload(headlab::app::encode_share_payload(text.value())).value() != text.value()) std::abort();
 
   const std::string before = headlab::fuzz::state_fingerprint(state);
-  const std::string response = headlab::app::handle_request(controller, nlohmann::json{{"op", "openShareLink"}, {"fragment", fragment}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  const std::string response = headlab::api::handle_request(controller, nlohmann::json{{"op", "openShareLink"}, {"fragment", fragment}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   const auto reply = nlohmann::json::parse(response, nullptr, false);
   if (!reply.is_object() || !reply.contains("ok")) std::abort();
   if (!reply["ok"].get<bool>()) {

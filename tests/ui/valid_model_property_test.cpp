@@ -11,7 +11,7 @@
 #include <random>
 #include <string>
 
-#include "app/api.h"
+#include "api/api.h"
 #include "app/controller.h"
 #include "../app/test_resources.h"
 #include "headless_imgui.h"
@@ -161,7 +161,7 @@ TEST_F(ValidModelFiles, LoadOrRefuseWithAMessageAndNeverTrap) {
     const json file = generator.next();
     app::AppState state;
     app::Controller controller(state, app::test_resources());
-    const json reply = json::parse(app::handle_request(controller, json{{"op", "loadModel"}, {"json", file.dump()}}.dump()));
+    const json reply = json::parse(api::handle_request(controller, json{{"op", "loadModel"}, {"json", file.dump()}}.dump()));
     ASSERT_TRUE(reply.contains("ok")) << reply.dump();
     if (!reply["ok"].get<bool>()) {
       const std::string message = reply.value("error", "");
@@ -169,7 +169,7 @@ TEST_F(ValidModelFiles, LoadOrRefuseWithAMessageAndNeverTrap) {
       continue;
     }
     ++loaded;
-    const json snapshot = json::parse(app::handle_request(controller, R"({"op":"state"})"));
+    const json snapshot = json::parse(api::handle_request(controller, R"({"op":"state"})"));
     ASSERT_TRUE(snapshot.value("ok", false)) << snapshot.dump().substr(0, 300);
     EXPECT_EQ(static_cast<int>(state.trace.layers.size()), static_cast<int>(file["layers"].size()));
     for (const auto& layer : state.trace.layers)
@@ -179,7 +179,7 @@ TEST_F(ValidModelFiles, LoadOrRefuseWithAMessageAndNeverTrap) {
           EXPECT_TRUE(std::isfinite(sum));
         }
     frame(controller);
-    const json edit = json::parse(app::handle_request(
+    const json edit = json::parse(api::handle_request(
         controller, R"({"op":"setWeight","layer":0,"head":0,"which":"W_Q","row":0,"col":0,"value":1.5})"));
     EXPECT_TRUE(edit.value("ok", false)) << edit.dump();
     frame(controller);

@@ -5,10 +5,10 @@
 #include "app/app_state.h"
 #include "app/resources.h"
 
-namespace headlab::app {
+namespace headlab::api {
 
 // {"tokens": [...], "config": {...}, "selection": {...}, "layers": [{"heads": [{"attention":
 //  n x n rows, ...}]}], "notices": [...]}. Non-finite numbers are written as null.
-std::string state_json(const AppState& state, const Resources& resources);
+std::string state_json(const app::AppState& state, const app::Resources& resources);
 
-}  // namespace headlab::app
+}  // namespace headlab::api

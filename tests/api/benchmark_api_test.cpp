@@ -1,4 +1,4 @@
-// The speed ops of window.headlab (docs/js-api.md, "Benchmarks") through app::handle_request, as
+// The speed ops of window.headlab (docs/js-api.md, "Benchmarks") through api::handle_request, as
 // the browser bridge drives them: result shapes, the FLOP formula, strict arguments. No timing
 // thresholds: only that the times are finite and positive.
 #include <gtest/gtest.h>
@@ -6,9 +6,9 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "app/api.h"
-#include "app/benchmark_api.h"
-#include "test_resources.h"
+#include "api/api.h"
+#include "api/benchmark_api.h"
+#include "../app/test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -18,7 +18,7 @@ using nlohmann::json;
 class BenchmarkApiTest : public ::testing::Test {
  protected:
   BenchmarkApiTest() : controller_(state_, test_resources()) {}
-  json call(const json& request) { return json::parse(handle_request(controller_, request.dump())); }
+  json call(const json& request) { return json::parse(api::handle_request(controller_, request.dump())); }
   std::string error_of(const json& request) {
     const json response = call(request);
     EXPECT_FALSE(response["ok"].get<bool>()) << request.dump();
@@ -33,8 +33,8 @@ TEST(AttentionFlops, MatchesTheStatedFormula) {
   // (n, d_model, heads) = (9, 64, 4): d_k = 16.
   const double projections = 4 * 3 * 2.0 * 9 * 64 * 16, scores = 4 * 2.0 * 9 * 9 * 16, mixing = 4 * 2.0 * 9 * 9 * 16;
   const double output = 2.0 * 9 * (4 * 16) * 64;
-  EXPECT_DOUBLE_EQ(attention_flops(9, 64, 4), projections + scores + mixing + output);
-  EXPECT_DOUBLE_EQ(attention_flops(256, 512, 16), 16 * (6.0 * 256 * 512 * 32 + 4.0 * 256 * 256 * 32) + 2.0 * 256 * 512 * 512);
+  EXPECT_DOUBLE_EQ(api::attention_flops(9, 64, 4), projections + scores + mixing + output);
+  EXPECT_DOUBLE_EQ(api::attention_flops(256, 512, 16), 16 * (6.0 * 256 * 512 * 32 + 4.0 * 256 * 256 * 32) + 2.0 * 256 * 512 * 512);
 }
 
 TEST_F(BenchmarkApiTest, BenchmarkReturnsTimesAndFlops) {
@@ -50,7 +50,7 @@ TEST_F(BenchmarkApiTest, BenchmarkReturnsTimesAndFlops) {
     EXPECT_GT(result[key].get<double>(), 0.0) << key;
   }
   EXPECT_LE(result["min_ms"].get<double>(), result["median_ms"].get<double>());
-  EXPECT_DOUBLE_EQ(result["flops"].get<double>(), attention_flops(9, 64, 4));
+  EXPECT_DOUBLE_EQ(result["flops"].get<double>(), api::attention_flops(9, 64, 4));
   EXPECT_EQ(controller_.state().revision, revision) << "the lab is not touched";
 }
 
@@ -66,16 +66,16 @@ TEST_F(BenchmarkApiTest, BenchmarkRefusesBadArguments) {
     r.erase(key);
     return r;
   };
-  EXPECT_EQ(error_of(with("heads", 0)), "heads: expected an integer from 1 to 16 (got 0)");
-  EXPECT_EQ(error_of(with("heads", 17)), "heads: expected an integer from 1 to 16 (got 17)");
+  EXPECT_EQ(error_of(with("heads", 0)), "heads: expected an integer in 1..16 (got 0)");
+  EXPECT_EQ(error_of(with("heads", 17)), "heads: expected an integer in 1..16 (got 17)");
   EXPECT_NE(error_of(with("d_model", 66)).find("d_model: 66 is not divisible by heads (4)"), std::string::npos);
-  EXPECT_EQ(error_of(with("d_model", 1024)), "d_model: expected an integer from 8 to 512 (got 1024)");
-  EXPECT_EQ(error_of(with("reps", 1000000000)), "reps: expected an integer from 1 to 1000 (got 1000000000)");
-  EXPECT_EQ(error_of(with("n", "NaN")), "n: expected an integer from 1 to 256 (got NaN)");
-  EXPECT_EQ(error_of(with("n", 2.5)), "n: expected an integer from 1 to 256 (got 2.5)");
-  EXPECT_EQ(error_of(with("n", 0)), "n: expected an integer from 1 to 256 (got 0)");
-  EXPECT_EQ(error_of(with("n", 257)), "n: expected an integer from 1 to 256 (got 257)");
-  EXPECT_EQ(error_of(without("heads")), "heads: expected an integer from 1 to 16");
+  EXPECT_EQ(error_of(with("d_model", 1024)), "d_model: expected an integer in 8..512 (got 1024)");
+  EXPECT_EQ(error_of(with("reps", 1000000000)), "reps: expected an integer in 1..1000 (got 1000000000)");
+  EXPECT_EQ(error_of(with("n", "NaN")), "n: expected an integer in 1..256 (got NaN)");
+  EXPECT_EQ(error_of(with("n", 2.5)), "n: expected an integer in 1..256 (got 2.5)");
+  EXPECT_EQ(error_of(with("n", 0)), "n: expected an integer in 1..256 (got 0)");
+  EXPECT_EQ(error_of(with("n", 257)), "n: expected an integer in 1..256 (got 257)");
+  EXPECT_EQ(error_of(without("heads")), "heads: expected an integer in 1..16");
   EXPECT_NE(error_of(with("size", 3)).find("size: unknown field"), std::string::npos);
   EXPECT_TRUE(call(without("reps"))["ok"].get<bool>()) << "reps has a default";
 }
@@ -104,9 +104,9 @@ TEST_F(BenchmarkApiTest, LessonBenchmarkTimesOneEditOnTheLessonModel) {
   EXPECT_EQ(gold["result"]["n"], 16);
   EXPECT_TRUE(gold["result"]["has_gold"].get<bool>());
 
-  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"reps", 0}}), "reps: expected an integer from 1 to 1000 (got 0)");
-  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"gold", 1}}), "gold: expected true or false");
-  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"layer", 2}}), "layer: expected an integer from 0 to 1 (got 2)");
+  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"reps", 0}}), "reps: expected an integer in 1..1000 (got 0)");
+  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"gold", 1}}), "gold: expected true or false (got 1)");
+  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"layer", 2}}), "layer: expected an integer in 0..1 (got 2)");
 }
 
 TEST_F(BenchmarkApiTest, AnalysisBenchmarkRecomputesEveryHeadOfFourLayersOfSixteen) {
@@ -136,8 +136,8 @@ TEST_F(BenchmarkApiTest, AnalysisBenchmarkRecomputesEveryHeadOfFourLayersOfSixte
 
   EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"d_model", 72}}),
             "d_model: expected a multiple of 16 (the workload has 16 heads per layer; got 72)");
-  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"d_model", 8}}), "d_model: expected an integer from 16 to 512 (got 8)");
-  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"change", "all"}}), "change: expected \"every_head\" or \"one_head\" (got \"all\")");
+  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"d_model", 8}}), "d_model: expected an integer in 16..512 (got 8)");
+  EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"change", "all"}}), "change: expected one of \"every_head\", \"one_head\" (got \"all\")");
   EXPECT_EQ(error_of({{"op", "benchmarkAnalysis"}, {"layer", 0}}), "layer: unknown field (benchmarkAnalysis takes reps, d_model, gold, change)");
 }
 

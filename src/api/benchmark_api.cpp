@@ -1,4 +1,4 @@
-#include "app/benchmark_api.h"
+#include "api/benchmark_api.h"
 
 // [SECTION] Arguments: strict, with messages that name the field and the allowed range
 // [SECTION] Timing: steady_clock (performance.now() in WASM), samples of at least kMinSampleMs
@@ -8,17 +8,20 @@
 
 #include <algorithm>
 #include <chrono>
-#include <initializer_list>
 #include <random>
 #include <vector>
 
-#include "app/analysis_workload.h"
+#include "api/analysis_workload.h"
+#include "app/request_fields.h"
 #include "engine/embedding.h"
 #include "engine/analysis/importance.h"
 #include "engine/analysis/redundancy.h"
 #include "engine/forward.h"
 
-namespace headlab::app {
+namespace headlab::api {
+
+// The handlers drive the app layer and speak its vocabulary throughout.
+using namespace headlab::app;
 namespace {
 
 using nlohmann::json;
@@ -29,43 +32,6 @@ json success(json result) { return {{"ok", true}, {"result", std::move(result)}}
 //-----------------------------------------------------------------------------
 // [SECTION] Arguments
 //-----------------------------------------------------------------------------
-
-// The JS side sends NaN and Infinity as strings (JSON has no such numbers); show them bare.
-std::string shown(const json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
-
-bool only_known_fields(const json& request, std::initializer_list<const char*> known, std::string& error) {
-  for (const auto& item : request.items()) {
-    if (item.key() == "op") continue;
-    if (std::none_of(known.begin(), known.end(), [&](const char* k) { return item.key() == k; })) {
-      std::string list;
-      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-      error = item.key() + ": unknown field (" + request["op"].get<std::string>() + " takes " + list + ")";
-      return false;
-    }
-  }
-  return true;
-}
-
-// An integer in [low, high]; `fallback` when the field is absent (a missing required field has
-// fallback < low).
-bool read_int(const json& request, const char* key, int low, int high, int fallback, int& out, std::string& error) {
-  const std::string expected = std::string(key) + ": expected an integer from " + std::to_string(low) + " to " + std::to_string(high);
-  if (!request.contains(key)) {
-    if (fallback < low) {
-      error = expected;
-      return false;
-    }
-    out = fallback;
-    return true;
-  }
-  const json& v = request[key];
-  if (!v.is_number_integer() || v.get<long long>() < low || v.get<long long>() > high) {
-    error = expected + " (got " + shown(v) + ")";
-    return false;
-  }
-  out = static_cast<int>(v.get<long long>());
-  return true;
-}
 
 //-----------------------------------------------------------------------------
 // [SECTION] Timing
@@ -127,15 +93,12 @@ json timing_json(const Timing& t) {
 //-----------------------------------------------------------------------------
 
 json benchmark_attention(const json& request) {
-  std::string error;
-  int n = 0, d_model = 0, heads = 0, reps = 0, seed = 0;
-  if (!only_known_fields(request, {"n", "d_model", "heads", "reps", "seed"}, error) ||
-      !read_int(request, "n", 1, kMaxBenchmarkTokens, 0, n, error) ||
-      !read_int(request, "d_model", kMinDModel, kMaxDModel, 0, d_model, error) ||
-      !read_int(request, "heads", 1, kMaxHeads, 0, heads, error) ||
-      !read_int(request, "reps", 1, kMaxBenchmarkReps, 50, reps, error) ||
-      !read_int(request, "seed", 0, 1 << 30, 1, seed, error))
-    return failure(error);
+  RequestFields fields(request, {"n", "d_model", "heads", "reps", "seed"});
+  int n = 0, d_model = 0, heads = 0, reps = 50, seed = 1;
+  if (!fields.integer("n", 1, kMaxBenchmarkTokens, n, true) || !fields.integer("d_model", kMinDModel, kMaxDModel, d_model, true) ||
+      !fields.integer("heads", 1, kMaxHeads, heads, true) || !fields.integer("reps", 1, kMaxBenchmarkReps, reps) ||
+      !fields.integer("seed", 0, 1 << 30, seed))
+    return failure(fields.error());
   if (d_model % heads != 0)
     return failure("d_model: " + std::to_string(d_model) + " is not divisible by heads (" + std::to_string(heads) +
                    "); d_k = d_model / heads must be a whole number");
@@ -183,18 +146,15 @@ AppState lesson_state(bool gold) {
 }
 
 json benchmark_lesson(const Controller& lab, const json& request) {
-  std::string error;
-  int reps = 0;
-  int layer = 0;
-  if (!only_known_fields(request, {"reps", "gold", "layer"}, error) ||
-      !read_int(request, "reps", 1, kMaxBenchmarkReps, 50, reps, error) ||
-      !read_int(request, "layer", 0, LessonEdit::kLayers - 1, 0, layer, error))
-    return failure(error);
-  if (request.contains("gold") && !request["gold"].is_boolean()) return failure("gold: expected true or false");
-  const bool gold = request.value("gold", false);
+  RequestFields fields(request, {"reps", "gold", "layer"});
+  int reps = 50, layer = 0;
+  bool gold = false;
+  if (!fields.integer("reps", 1, kMaxBenchmarkReps, reps) || !fields.boolean("gold", gold) ||
+      !fields.integer("layer", 0, LessonEdit::kLayers - 1, layer))
+    return failure(fields.error());
 
   LessonEdit edit(lab.resources(), gold, layer);
-  if (!(error = edit()).empty()) return failure("benchmarkLesson: the edit was refused: " + error);
+  if (const std::string error = edit(); !error.empty()) return failure("benchmarkLesson: the edit was refused: " + error);
   const Timing total = time_runs(reps, [&] { edit(); });
   const AppState& state = edit.state();
   const int heads_rescored = state.analysis.heads_scored;
@@ -231,20 +191,18 @@ json benchmark_lesson(const Controller& lab, const json& request) {
 //-----------------------------------------------------------------------------
 
 json benchmark_analysis(const Controller& lab, const json& request) {
-  std::string error;
-  int reps = 0, d_model = 0;
-  if (!only_known_fields(request, {"reps", "d_model", "gold", "change"}, error) ||
-      !read_int(request, "reps", 1, kMaxBenchmarkReps, 50, reps, error) ||
-      !read_int(request, "d_model", AnalysisWorkload::kHeads, kMaxDModel, 64, d_model, error))
-    return failure(error);
+  RequestFields fields(request, {"reps", "d_model", "gold", "change"});
+  int reps = 50, d_model = 64;
+  bool gold = false;
+  using Change = AnalysisWorkload::Change;
+  Change change = Change::every_head;
+  if (!fields.integer("reps", 1, kMaxBenchmarkReps, reps) ||
+      !fields.integer("d_model", AnalysisWorkload::kHeads, kMaxDModel, d_model) || !fields.boolean("gold", gold) ||
+      !fields.one_of<Change>("change", {{"every_head", Change::every_head}, {"one_head", Change::one_head}}, change))
+    return failure(fields.error());
   if (d_model % AnalysisWorkload::kHeads != 0)
     return failure("d_model: expected a multiple of 16 (the workload has 16 heads per layer; got " + std::to_string(d_model) + ")");
-  if (request.contains("gold") && !request["gold"].is_boolean()) return failure("gold: expected true or false");
-  const std::string change = request.contains("change") && request["change"].is_string() ? request["change"].get<std::string>() : "";
-  if (request.contains("change") && change != "every_head" && change != "one_head")
-    return failure("change: expected \"every_head\" or \"one_head\" (got " + request["change"].dump() + ")");
-  const bool one_head = change == "one_head";
-  const bool gold = request.value("gold", false);
+  const bool one_head = change == Change::one_head;
 
   const analysis::Resources& resources = lab.resources().analysis;
   AnalysisWorkload workload(lab.lexicon(), resources, d_model, gold,
@@ -321,4 +279,4 @@ json handle_benchmark_op(const Controller& controller, const json& request) {
   return benchmark_lesson(controller, request);
 }
 
-}  // namespace headlab::app
+}  // namespace headlab::api

@@ -17,7 +17,7 @@
 #include "engine/forward.h"
 #include "engine/lexicon.h"
 
-namespace headlab::app {
+namespace headlab::api {
 
 class AnalysisWorkload {
  public:
@@ -50,4 +50,4 @@ class AnalysisWorkload {
   int next_ = 0;
 };
 
-}  // namespace headlab::app
+}  // namespace headlab::api

@@ -1,4 +1,4 @@
-#include "app/state_json.h"
+#include "api/state_json.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -6,7 +6,10 @@
 #include "engine/analysis/analysis_json.h"
 #include "engine/embedding.h"
 
-namespace headlab::app {
+namespace headlab::api {
+
+// The handlers drive the app layer and speak its vocabulary throughout.
+using namespace headlab::app;
 namespace {
 
 using nlohmann::json;
@@ -113,4 +116,4 @@ std::string state_json(const AppState& state, const Resources& resources) {
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-}  // namespace headlab::app
+}  // namespace headlab::api

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "app/api.h"
+#include "api/api.h"
 
 namespace headlab::app {
 namespace {
@@ -31,7 +31,7 @@ std::set<std::string> matches(const std::string& text, const std::regex& pattern
 }
 
 TEST(ApiOpsListed, HeadlabApiJsSendsEveryOpAndNoOther) {
-  const std::vector<std::string> names = api_op_names();
+  const std::vector<std::string> names = api::api_op_names();
   const std::set<std::string> known(names.begin(), names.end());
   const std::set<std::string> sent = matches(read_source("web/headlab-api.js"), std::regex(R"(op: '(\w+)')"));
   for (const std::string& op : known) EXPECT_TRUE(sent.count(op)) << "web/headlab-api.js has no call for \"" << op << "\"";
@@ -40,7 +40,7 @@ TEST(ApiOpsListed, HeadlabApiJsSendsEveryOpAndNoOther) {
 
 TEST(ApiOpsListed, JsApiDocNamesEveryOpAndNoOther) {
   const std::string doc = read_source("docs/js-api.md");
-  const std::vector<std::string> names = api_op_names();
+  const std::vector<std::string> names = api::api_op_names();
   const std::set<std::string> known(names.begin(), names.end());
   // An op is documented as `headlab.op(...)` or as a request `{op: 'op', ...}` / `{"op": "op", ...}`.
   std::set<std::string> documented = matches(doc, std::regex(R"(`headlab\.(\w+)\()"));

@@ -15,7 +15,7 @@
 
 #include "app/controller.h"
 
-namespace headlab::app {
+namespace headlab::api {
 
 // Largest sizes the benchmark accepts. n goes past the lab's 64-token input cap: forward() has no
 // cap of its own, and the largest size is 256 tokens.
@@ -43,19 +43,19 @@ class LessonEdit {
   static constexpr int kDModel = 128, kLayers = 2, kHeads = 8;
 
   // `resources` (the lab's) must outlive the LessonEdit.
-  LessonEdit(const Resources& resources, bool gold, int edited_layer = 0);
+  LessonEdit(const app::Resources& resources, bool gold, int edited_layer = 0);
   LessonEdit(const LessonEdit&) = delete;
   LessonEdit& operator=(const LessonEdit&) = delete;
 
   // Applies the next edit through the Controller (undo copy, forward, analysis); "" or why refused.
   std::string operator()();
-  const AppState& state() const { return state_; }
+  const app::AppState& state() const { return state_; }
   // The model the next edit will produce (the other of the two settings).
   Model next_model() const;
 
  private:
-  AppState state_;
-  Controller controller_;
+  app::AppState state_;
+  app::Controller controller_;
   int layer_ = 0;
   float original_ = 0.0f;
   bool flipped_ = false;
@@ -67,6 +67,6 @@ const std::vector<std::string>& benchmark_op_names();
 
 // {"ok": true, "result": {median_ms, min_ms, reps, batch, flops, gflops, ...}} or {"ok": false, "error": "why"}.
 // `controller` lends its lexicon and loaded analysis resources; its state is not changed.
-nlohmann::json handle_benchmark_op(const Controller& controller, const nlohmann::json& request);
+nlohmann::json handle_benchmark_op(const app::Controller& controller, const nlohmann::json& request);
 
-}  // namespace headlab::app
+}  // namespace headlab::api

@@ -7,8 +7,8 @@
 #include <random>
 #include <string>
 
-#include "app/api.h"
-#include "test_resources.h"
+#include "api/api.h"
+#include "../app/test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -59,16 +59,16 @@ TEST_P(WideModelLoad, LoadsAndReportsState) {
   Controller controller(state, test_resources());
   const WideCase c = GetParam();
   const json request = {{"op", "loadModel"}, {"json", explicit_x_model(c.d_model, c.head_count, c.token_count, 7).dump()}};
-  const json loaded = json::parse(handle_request(controller, request.dump()));
+  const json loaded = json::parse(api::handle_request(controller, request.dump()));
   ASSERT_TRUE(loaded.value("ok", false)) << loaded.dump();
-  const json reply = json::parse(handle_request(controller, R"({"op":"state"})"));
+  const json reply = json::parse(api::handle_request(controller, R"({"op":"state"})"));
   ASSERT_TRUE(reply.value("ok", false)) << reply.dump();
   const json& model = reply["result"];
   EXPECT_EQ(state.trace.layers.at(0).heads.size(), static_cast<std::size_t>(c.head_count));
   EXPECT_EQ(state.input.X.rows(), c.token_count);
   EXPECT_FALSE(model.is_null());
   // Further requests still work: the module is alive.
-  const json text = json::parse(handle_request(controller, R"({"op":"setText","text":"The cat sat."})"));
+  const json text = json::parse(api::handle_request(controller, R"({"op":"setText","text":"The cat sat."})"));
   EXPECT_TRUE(text.contains("ok")) << text.dump();
 }
 

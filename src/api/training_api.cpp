@@ -1,9 +1,14 @@
-#include "app/training_api.h"
+#include "api/training_api.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace headlab::app {
+#include "app/request_fields.h"
+
+namespace headlab::api {
+
+// The handlers drive the app layer and speak its vocabulary throughout.
+using namespace headlab::app;
 namespace {
 
 using nlohmann::json;
@@ -64,40 +69,6 @@ json comparison_json(const TrainingSession& session, bool losses) {
   return out;
 }
 
-// Optional "seed" and "lr" fields; false (with `error`) when present but malformed.
-bool read_run_fields(const json& request, const TrainingSettings& current, std::uint32_t& seed, float& lr,
-                     std::string& error) {
-  seed = current.seed;
-  lr = current.learning_rate;
-  if (request.contains("seed")) {
-    if (!request["seed"].is_number_integer() || request["seed"].get<long long>() < 0 ||
-        request["seed"].get<long long>() > 0xFFFFFFFFll) {
-      error = "seed: expected an integer in 0..4294967295";
-      return false;
-    }
-    seed = static_cast<std::uint32_t>(request["seed"].get<long long>());
-  }
-  if (request.contains("lr")) {
-    if (!request["lr"].is_number() || !(request["lr"].get<double>() >= kMinLearningRate) ||
-        request["lr"].get<double>() > kMaxLearningRate) {
-      error = "lr: expected a number in [" + std::to_string(kMinLearningRate) + ", " + std::to_string(kMaxLearningRate) + "]";
-      return false;
-    }
-    lr = request["lr"].get<float>();
-  }
-  return true;
-}
-
-bool read_count(const json& request, const char* key, int lo, int hi, int& out, std::string& error) {
-  if (!request.contains(key) || !request[key].is_number_integer() || request[key].get<long long>() < lo ||
-      request[key].get<long long>() > hi) {
-    error = std::string(key) + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi);
-    return false;
-  }
-  out = static_cast<int>(request[key].get<long long>());
-  return true;
-}
-
 }  // namespace
 
 json training_state_json(const TrainingSession& session, bool losses) {
@@ -154,78 +125,85 @@ bool is_training_op(const std::string& op) {
 
 json handle_training_op(TrainingSession& session, Controller& controller, const json& request) {
   const std::string op = request.value("op", std::string());
-  const bool losses = request.value("losses", false);
+  bool losses = false;
   std::string error;
-  if (op == "trainState") return success(training_state_json(session, losses));
+  if (op == "trainState") {
+    RequestFields fields(request, {"losses"});
+    if (!fields.boolean("losses", losses)) return failure(fields.error());
+    return success(training_state_json(session, losses));
+  }
   if (op == "trainPause") {
+    RequestFields fields(request, {});
+    if (!fields.ok()) return failure(fields.error());
     session.set_running(false);
     return success(training_state_json(session, false));
   }
   if (op == "trainStart" || op == "trainReset") {
-    std::uint32_t seed = 0;
-    float lr = 0.0f;
-    if (!read_run_fields(request, session.settings(), seed, lr, error)) return failure(error);
+    RequestFields fields(request, {"seed", "lr"});
+    std::uint32_t seed = session.settings().seed;
+    float lr = session.settings().learning_rate;
+    if (!fields.seed("seed", seed) || !fields.number("lr", kMinLearningRate, kMaxLearningRate, lr))
+      return failure(fields.error());
     // trainStart goes on with the current run unless a seed asks for a new one.
-    if (op == "trainReset" || request.contains("seed") || !session.started()) error = session.reset(seed, lr);
+    if (op == "trainReset" || fields.has("seed") || !session.started()) error = session.reset(seed, lr);
     else session.set_learning_rate(lr);
     if (!error.empty()) return failure(error);
     if (op == "trainStart") session.set_running(true);
     return success(training_state_json(session, false));
   }
   if (op == "trainSettings") {
-    std::uint32_t seed = 0;
-    float lr = 0.0f;
-    if (!read_run_fields(request, session.settings(), seed, lr, error)) return failure(error);
-    if (request.contains("seed")) return failure("seed: a new seed is a new run (trainReset)");
-    if (request.contains("speed")) {
-      if (!request["speed"].is_number() || !(request["speed"].get<double>() >= kMinSpeed) || request["speed"].get<double>() > kMaxSpeed)
-        return failure("speed: expected the share of each frame spent training, in [0.1, 0.8]");
-      session.set_speed(request["speed"].get<float>());
-    }
+    RequestFields fields(request, {"lr", "speed", "seed"});
+    float lr = session.settings().learning_rate;
+    float speed = session.settings().speed;
+    if (fields.has("seed")) fields.fail("seed", "a new seed is a new run (trainReset)");
+    if (!fields.number("lr", kMinLearningRate, kMaxLearningRate, lr) || !fields.number("speed", kMinSpeed, kMaxSpeed, speed))
+      return failure(fields.error());
+    session.set_speed(speed);
     session.set_learning_rate(lr);
     return success(training_state_json(session, false));
   }
   if (op == "trainStep") {
+    RequestFields fields(request, {"steps", "losses"});
     int steps = 1;
-    if (request.contains("steps") && !read_count(request, "steps", 1, 5000, steps, error)) return failure(error);
+    if (!fields.integer("steps", 1, 5000, steps) || !fields.boolean("losses", losses)) return failure(fields.error());
     if (!(error = session.ensure_started()).empty()) return failure(error);
     session.step(steps);
     return success(training_state_json(session, losses));
   }
   if (op == "trainUseModel") {
+    RequestFields fields(request, {});
+    if (!fields.ok()) return failure(fields.error());
     if (!(error = session.use_in_lab(controller)).empty()) return failure(error);
     return success(nullptr);
   }
   if (op == "trainBenchmark") {
+    RequestFields fields(request, {"seconds"});
     double seconds = 3.0;
-    if (request.contains("seconds")) {
-      if (!request["seconds"].is_number() || !(request["seconds"].get<double>() >= 0.1) || request["seconds"].get<double>() > 60)
-        return failure("seconds: expected a number in [0.1, 60]");
-      seconds = request["seconds"].get<double>();
-    }
+    if (!fields.number("seconds", 0.1, 60.0, seconds)) return failure(fields.error());
     if (!(error = session.ensure_started()).empty()) return failure(error);
     return success({{"steps_per_second", session.measure_steps_per_second(seconds)}, {"seconds", seconds},
                     {"batch", training::TrainerConfig{}.batch_size}});
   }
   if (op == "probe") {
+    RequestFields fields(request, {"wait"});
+    bool wait = false;
+    if (!fields.boolean("wait", wait)) return failure(fields.error());
     if (!(error = session.start_probes()).empty()) return failure(error);
-    if (request.value("wait", false)) session.finish_probes();
+    if (wait) session.finish_probes();
     return success(probes_json(session));
   }
   if (op == "compareHeads") {
-    if (request.contains("steps")) {
-      int steps = 0;
-      if (!read_count(request, "steps", 1, 5000, steps, error)) return failure(error);
-      session.step_comparison(steps);
-    } else if (request.contains("run")) {
-      if (!request["run"].is_boolean()) return failure("run: expected true or false");
-      session.set_comparison_running(request["run"].get<bool>());
-    } else if (!(error = session.start_comparison()).empty()) {
-      return failure(error);
-    }
+    RequestFields fields(request, {"steps", "run", "losses"});
+    int steps = 0;
+    bool run = false;
+    if (!fields.integer("steps", 1, 5000, steps) || !fields.boolean("run", run) || !fields.boolean("losses", losses))
+      return failure(fields.error());
+    if (fields.has("steps")) session.step_comparison(steps);
+    else if (fields.has("run")) session.set_comparison_running(run);
+    else if (!(error = session.start_comparison()).empty()) return failure(error);
     return success(comparison_json(session, losses));
   }
   return failure("op: unknown training operation \"" + op + "\"");
 }
 
-}  // namespace headlab::app
+}  // namespace headlab::api

@@ -1,8 +1,8 @@
-#include "app/analysis_workload.h"
+#include "api/analysis_workload.h"
 
 #include <iterator>
 
-namespace headlab::app {
+namespace headlab::api {
 namespace {
 
 constexpr const char* kGoldText = "A big black dog and a small white cat sat in the old green house.";
@@ -43,4 +43,4 @@ void AnalysisWorkload::operator()() {
   analysis::analyze(run.document.model, run.input.tokens, run.trace, *resources_, {}, analysis_);
 }
 
-}  // namespace headlab::app
+}  // namespace headlab::api

@@ -11,14 +11,16 @@
 #include "app/controller.h"
 
 namespace headlab::app {
-
 class TrainingSession;
+}  // namespace headlab::app
+
+namespace headlab::api {
 
 // `training` (may be null) receives the training ops (training_api.h).
-std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training = nullptr);
+std::string handle_request(app::Controller& controller, const std::string& request_json, app::TrainingSession* training = nullptr);
 
 // Every op handle_request knows: the edits of the action codec (action_codec.h), then the other
 // ops. web/headlab-api.js and docs/js-api.md list these (a test checks).
 std::vector<std::string> api_op_names();
 
-}  // namespace headlab::app
+}  // namespace headlab::api

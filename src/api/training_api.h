@@ -10,7 +10,7 @@
 #include "app/controller.h"
 #include "app/training_session.h"
 
-namespace headlab::app {
+namespace headlab::api {
 
 // True for the ops below ("trainStart", "trainPause", "trainStep", "trainState", "trainReset",
 // "trainSettings", "trainUseModel", "trainBenchmark", "probe", "compareHeads").
@@ -18,9 +18,9 @@ bool is_training_op(const std::string& op);
 const std::vector<std::string>& training_op_names();
 
 // {"ok": true, "result": ...} or {"ok": false, "error": "why"}.
-nlohmann::json handle_training_op(TrainingSession& session, Controller& controller, const nlohmann::json& request);
+nlohmann::json handle_training_op(app::TrainingSession& session, app::Controller& controller, const nlohmann::json& request);
 
 // The session as JSON (trainState's result); `losses` adds every step's loss.
-nlohmann::json training_state_json(const TrainingSession& session, bool losses);
+nlohmann::json training_state_json(const app::TrainingSession& session, bool losses);
 
-}  // namespace headlab::app
+}  // namespace headlab::api

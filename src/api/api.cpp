@@ -1,0 +1,191 @@
+#include "api/api.h"
+
+#include <nlohmann/json.hpp>
+
+#include "api/benchmark_api.h"
+#include "api/state_json.h"
+#include "api/training_api.h"
+#include "app/action_codec.h"
+#include "app/lesson_runner.h"
+#include "app/request_fields.h"
+#include "app/saved_state.h"
+#include "app/share_link.h"
+#include "engine/model_file.h"
+
+namespace headlab::api {
+
+// The handlers drive the app layer and speak its vocabulary throughout.
+using namespace headlab::app;
+namespace {
+
+using nlohmann::json;
+
+json failure(const std::string& message) { return {{"ok", false}, {"error", message}}; }
+json success(json result = nullptr) { return {{"ok", true}, {"result", std::move(result)}}; }
+json from_error(const std::string& error) { return error.empty() ? success() : failure(error); }
+
+// An edit: decoded by the one action codec (action_codec.h) and applied through the Controller.
+json apply_request(Controller& controller, const json& request) {
+  Result<Action> action = decode_action(request);
+  if (!action.ok()) return failure(action.error());
+  const ActionResult result = controller.apply(action.value());
+  if (!result.ok()) return failure(result.error);
+  if (std::holds_alternative<PruneLeastImportant>(action.value())) return success(result.pruned_heads);
+  return success();
+}
+
+// [SECTION] The ops that are not edits: reading the lab, persistence, lessons, history, notices.
+
+// Each reads its fields through `f` (RequestFields: strict types, unknown fields refused before
+// the handler runs).
+json op_state(Controller& c, RequestFields&) { return success(json::parse(state_json(c.state(), c.resources()))); }
+
+// Persistence (web/persistence.js): the whole lab state, strict on the way in.
+json op_save_state(Controller& c, RequestFields&) { return success(save_state(c.state())); }
+json op_load_state(Controller& c, RequestFields& f) {
+  std::string text;
+  if (!f.string("json", text, true)) return failure(f.error());
+  return from_error(load_state(c, text));
+}
+
+// Share links (docs/saving-and-sharing.md): the fragment "#s=..." for the current lab, and back.
+json op_share_link(Controller& c, RequestFields&) {
+  return success(std::string(kShareLinkPrefix) + encode_share_payload(save_state(c.state())));
+}
+json op_open_share_link(Controller& c, RequestFields& f) {
+  std::string fragment;
+  if (!f.string("fragment", fragment, true)) return failure(f.error());
+  const Result<std::string> text = decode_share_payload(fragment);
+  if (!text.ok()) return failure(text.error());
+  // A link may hold a saved lab or a bare model file; both loaders leave the state untouched on refusal.
+  const json parsed = json::parse(text.value(), nullptr, false);
+  // (Compared as JSON: a "format" that is not a string is simply not a model file.)
+  if (parsed.is_object() && parsed.contains("format") && parsed["format"] == "headlab-model")
+    return from_error(c.apply(LoadModel{text.value()}).error);
+  return from_error(load_state(c, text.value()));
+}
+
+// A cheap fingerprint of everything saveState writes: autosave only serializes when it changes.
+json op_state_key(Controller& c, RequestFields&) {
+  const AppState& s = c.state();
+  return success(std::to_string(s.revision) + ":" + std::to_string(s.progress.lesson) + ":" + std::to_string(s.progress.step) +
+                 ":" + std::to_string(s.progress.completed.size()) + ":" + std::to_string(static_cast<int>(s.progress.language)) +
+                 ":" + s.preferences.theme + ":" + std::to_string(s.selection.layer) + ":" + std::to_string(s.selection.head));
+}
+
+json op_notify(Controller& c, RequestFields& f) {
+  NoticeLevel level = NoticeLevel::info;
+  std::string text;
+  if (!f.one_of<NoticeLevel>("level", {{"info", NoticeLevel::info}, {"warning", NoticeLevel::warning}, {"error", NoticeLevel::error}}, level) ||
+      !f.string("text", text, true))
+    return failure(f.error());
+  c.notify(level, text.substr(0, 500));
+  return success();
+}
+
+json op_start_lesson(Controller& c, RequestFields& f) {
+  int lesson = 0, step = 0;
+  // The ranges are checked by start_step, which knows how many lessons and steps there are.
+  if (!f.integer("lesson", lesson, true) || !f.integer("step", step))
+    return failure(f.error());
+  return from_error(start_step(c, lesson, step));
+}
+json op_show_me(Controller& c, RequestFields&) { return from_error(show_me(c)); }
+json op_next_step(Controller& c, RequestFields&) { return from_error(next_step(c)); }
+json op_previous_step(Controller& c, RequestFields&) { return from_error(previous_step(c)); }
+json op_reset_step(Controller& c, RequestFields&) { return from_error(reset_step(c)); }
+json op_leave_lesson(Controller& c, RequestFields&) {
+  leave_lesson(c);
+  return success();
+}
+json op_resume_lesson(Controller& c, RequestFields&) { return from_error(resume_lesson(c)); }
+json op_hint(Controller& c, RequestFields&) {
+  reveal_hint(c);
+  return success();
+}
+json op_set_language(Controller& c, RequestFields& f) {
+  Language language = Language::en;
+  if (!f.one_of<Language>("language", {{"en", Language::en}, {"zh", Language::zh}}, language, true)) return failure(f.error());
+  set_language(c, language);
+  return success();
+}
+json op_reset_progress(Controller& c, RequestFields&) {
+  reset_progress(c);
+  return success();
+}
+json op_lessons(Controller& c, RequestFields&) {
+  json list = json::array();
+  for (const lessons::Lesson& lesson : c.resources().lessons) {
+    json steps = json::array();
+    for (const lessons::Step& step : lesson.steps) steps.push_back(step.id);
+    list.push_back({{"id", lesson.id}, {"title", lesson.title.en}, {"title_zh", lesson.title.zh}, {"steps", steps}});
+  }
+  return success(list);
+}
+json op_export_model(Controller& c, RequestFields&) { return success(serialize_model_file(c.state().document)); }
+json op_undo(Controller& c, RequestFields&) { return success(c.undo()); }
+json op_redo(Controller& c, RequestFields&) { return success(c.redo()); }
+
+struct Handler {
+  const char* op;
+  std::vector<const char*> fields;
+  json (*handle)(Controller&, RequestFields&);
+};
+const std::vector<Handler>& handlers() {
+  static const std::vector<Handler> table = {
+      {"state", {}, op_state},
+      {"saveState", {}, op_save_state},
+      {"loadState", {"json"}, op_load_state},
+      {"shareLink", {}, op_share_link},
+      {"openShareLink", {"fragment"}, op_open_share_link},
+      {"stateKey", {}, op_state_key},
+      {"notify", {"level", "text"}, op_notify},
+      {"startLesson", {"lesson", "step"}, op_start_lesson},
+      {"showMe", {}, op_show_me},
+      {"nextStep", {}, op_next_step},
+      {"previousStep", {}, op_previous_step},
+      {"resetStep", {}, op_reset_step},
+      {"leaveLesson", {}, op_leave_lesson},
+      {"resumeLesson", {}, op_resume_lesson},
+      {"hint", {}, op_hint},
+      {"setLanguage", {"language"}, op_set_language},
+      {"resetProgress", {}, op_reset_progress},
+      {"lessons", {}, op_lessons},
+      {"exportModel", {}, op_export_model},
+      {"undo", {}, op_undo},
+      {"redo", {}, op_redo}};
+  return table;
+}
+
+json dispatch(Controller& controller, TrainingSession* training, const json& request) {
+  if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
+    return failure("request: expected {\"op\": ...}");
+  const std::string op = request["op"].get<std::string>();
+  if (is_action_op(op)) return apply_request(controller, request);
+  for (const Handler& handler : handlers()) {
+    if (op != handler.op) continue;
+    RequestFields fields(request, handler.fields);
+    return fields.ok() ? handler.handle(controller, fields) : failure(fields.error());
+  }
+  if (is_training_op(op)) return training ? handle_training_op(*training, controller, request) : failure("training is not available here");
+  if (is_benchmark_op(op)) return handle_benchmark_op(controller, request);
+  return failure("op: unknown operation \"" + op + "\"");
+}
+
+}  // namespace
+
+std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training) {
+  const json request = json::parse(request_json, nullptr, false);
+  if (request.is_discarded()) return failure("request: not valid JSON").dump();
+  return dispatch(controller, training, request).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::vector<std::string> api_op_names() {
+  std::vector<std::string> names = action_op_names();
+  for (const Handler& handler : handlers()) names.push_back(handler.op);
+  for (const std::string& op : training_op_names()) names.push_back(op);
+  for (const std::string& op : benchmark_op_names()) names.push_back(op);
+  return names;
+}
+
+}  // namespace headlab::api
