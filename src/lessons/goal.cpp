@@ -169,8 +169,8 @@ bool goal_met(const Goal& g, const GoalView& v) {
       });
     case GoalKind::score: {
       if (!layer_ok) return false;
-      analysis::Role role;
-      analysis::role_from_id(g.role, role);
+      analysis::Role role{};
+      if (!analysis::role_from_id(g.role, role)) return false;  // lesson files are checked at load
       return some_head(g, v, [&](int h) { return within(layers[g.layer].heads[h].scores.score(role), g); });
     }
     case GoalKind::attention: {

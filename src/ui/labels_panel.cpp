@@ -28,11 +28,19 @@ float role_threshold(const analysis::LabelConfig& c, analysis::Role role) {
     case analysis::Role::syntactic: return -1.0f;  // baseline + margin, per relation
     case analysis::Role::content_similarity: return c.content_similarity;
     case analysis::Role::rare_word: return c.rare_word;
+    case analysis::Role::duplicate_token: return c.duplicate_token;
+    case analysis::Role::induction: return c.induction;
   }
   return -1.0f;
 }
 
-void score_bar(const char* name, float value, float threshold, bool primary, float width) {
+// Why a role has no score: only syntactic (no gold parse) and the repeat roles (no token repeats)
+// can be unscored.
+const char* unscored_text(analysis::Role role) {
+  return role == analysis::Role::syntactic ? "n/a: no gold parse" : "n/a: no token repeats";
+}
+
+void score_bar(const char* name, float value, float threshold, bool primary, float width, const char* unscored) {
   const float font = ImGui::GetFontSize();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float label_w = font * 6.8f, bar_w = std::max(font * 3.0f, width - label_w - font * 3.2f), h = font * 0.9f;
@@ -46,7 +54,7 @@ void score_bar(const char* name, float value, float threshold, bool primary, flo
     std::snprintf(text, sizeof text, "%.2f", value);
     draw->AddText(ImVec2(a.x + bar_w + font * 0.3f, p.y), ImGui::GetColorU32(ImGuiCol_Text), text);
   } else {
-    draw->AddText(ImVec2(a.x + bar_w + font * 0.3f, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), "n/a");
+    draw->AddText(ImVec2(a.x + font * 0.3f, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), unscored);
   }
   if (threshold > 0.0f)
     draw->AddLine(ImVec2(a.x + bar_w * threshold, a.y - 2), ImVec2(a.x + bar_w * threshold, a.y + h + 2),
@@ -80,7 +88,8 @@ void head_card(PanelContext& context, int l, int h, float width) {
     for (int r = 0; r < analysis::kRoleCount; ++r) {
       const auto role = static_cast<analysis::Role>(r);
       const bool primary = !a.label.mixed && a.label.primary == role;
-      score_bar(analysis::role_name_en(role), a.scores.score(role), role_threshold(config, role), primary, width);
+      score_bar(analysis::role_name_en(role), a.scores.score(role), role_threshold(config, role), primary, width,
+                unscored_text(role));
     }
     ImGui::TextDisabled("importance %.3f (change of the layer output when masked)", a.importance);
     bool p = pruned;

@@ -2,6 +2,8 @@
 // uniform heads are broad; random heads are not positional; permuting heads permutes labels; a
 // subject head beats the fixed-offset baseline only when it really tracks the arc.
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <random>
 
 #include "analysis_fixture.h"
@@ -87,6 +89,60 @@ TEST_F(LabelsTest, ExplicitTokensSupplyTheMetadata) {
   EXPECT_EQ(b.analysis.sentence.delimiter_count, 0);
   EXPECT_EQ(b.analysis.sentence.rarest, -1);
   EXPECT_TRUE(std::isnan(b.head(0, 0).scores.score(Role::syntactic)));
+}
+
+// "x q m z x q m z": random symbols repeated once (period 4). On the second half, an induction
+// head attends to the token after the earlier copy (i - 3), a duplicate-token head to the copy
+// itself (i - 4), a previous-token head to i - 1; the first half has no repeats and stays uniform.
+TEST_F(LabelsTest, RepeatHeadsOnARepeatedSequenceAreToldApart) {
+  const std::vector<std::string> repeated = {"x", "q", "m", "z", "x", "q", "m", "z"};
+  constexpr int kPeriod = 4;
+  struct Case {
+    const char* name;
+    std::function<bool(int, int)> pick;
+    const char* label;
+    float max_induction, max_duplicate;
+  };
+  const Case cases[] = {
+      {"induction", [](int i, int j) { return i >= kPeriod && j == i - kPeriod + 1; }, "induction", 1.0f, 0.05f},
+      {"duplicate", [](int i, int j) { return i >= kPeriod && j == i - kPeriod; }, "duplicate_token", 0.05f, 1.0f},
+      {"previous", [](int i, int j) { return j == i - 1; }, "previous_token", 0.05f, 0.05f},
+  };
+  for (bool causal : {false, true}) {
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(c.name) + (causal ? ", causal" : ""));
+      Document doc = explicit_document(repeated, 1);
+      doc.model.causal = causal;
+      set_logits(doc, 0, logits_where(8, 12.0f, c.pick));
+      const LabRun r = run(doc);
+      const HeadAnalysis& head = r.head(0, 0);
+      EXPECT_EQ(head.label.label, c.label) << head.label.explanation;
+      EXPECT_EQ(head.scores.induction.rows, 4);  // the second x, q, m, z
+      EXPECT_LE(head.scores.score(Role::induction), c.max_induction);
+      EXPECT_LE(head.scores.score(Role::duplicate_token), c.max_duplicate);
+      EXPECT_GE(head.scores.score(head.label.primary), 0.9f);
+    }
+  }
+}
+
+TEST_F(LabelsTest, RepeatRolesAreNotScoredWithoutRepeatsAndNotFooledBySinks) {
+  // No token repeats: both roles unavailable (NaN), whatever the head does.
+  Document plain = explicit_document({"x", "q", "m", "z"}, 1);
+  const LabRun p = run(plain);
+  EXPECT_EQ(p.head(0, 0).scores.induction.rows, 0);
+  EXPECT_TRUE(std::isnan(p.head(0, 0).scores.score(Role::induction)));
+  EXPECT_TRUE(std::isnan(p.head(0, 0).scores.score(Role::duplicate_token)));
+  // Every row on "q": the repeated x's induction target is q too, but so is everyone's target.
+  Document sink = explicit_document({"x", "q", "m", "z", "x", "w"}, 1);
+  set_logits(sink, 0, logits_where(6, 12.0f, [](int, int j) { return j == 1; }));
+  const LabRun s = run(sink);
+  EXPECT_GT(s.head(0, 0).scores.induction.mass, 0.9f);
+  EXPECT_NE(s.head(0, 0).label.label, "induction");
+  // Case does not matter; punctuation never counts as a repeat.
+  Document cased = explicit_document({"The", "cat", ".", "the", "dog", "."}, 1);
+  const LabRun k = run(cased);
+  EXPECT_EQ(k.head(0, 0).scores.duplicate_token.rows, 1);
+  EXPECT_EQ(k.head(0, 0).scores.induction.rows, 1);
 }
 
 TEST_F(LabelsTest, StrictlyPositionalHeadsStayPositionalWhenTheOffsetHitsAnArc) {

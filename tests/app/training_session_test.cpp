@@ -174,7 +174,11 @@ TEST(HeadRoles, TrainingLabelsEqualTheLabsOnTheSameSentences) {
           } else {
             EXPECT_EQ(a, b) << analysis::role_id(role);
           }
-          EXPECT_NEAR(twice[k].scores.score(role), a, 1e-6f) << analysis::role_id(role);
+          if (std::isnan(a)) {
+            EXPECT_TRUE(std::isnan(twice[k].scores.score(role))) << analysis::role_id(role);  // no repeats
+          } else {
+            EXPECT_NEAR(twice[k].scores.score(role), a, 1e-6f) << analysis::role_id(role);
+          }
         }
         EXPECT_EQ(twice[k].label.label, head.label.label);
         labelled += !head.label.mixed;

@@ -10,9 +10,12 @@ namespace headlab::analysis {
 namespace {
 
 // Most specific first (see head_label.h).
+// Induction before duplicate_token before content similarity: each is the more specific reading
+// of attention to repeated words (the token after the earlier copy; the copy itself; any related word).
 constexpr std::array<Role, kRoleCount> kPriority = {
-    Role::cls,            Role::delimiter,  Role::rare_word, Role::syntactic, Role::content_similarity,
-    Role::previous_token, Role::next_token, Role::self,      Role::local,     Role::broad};
+    Role::cls,        Role::delimiter,      Role::induction,          Role::duplicate_token,
+    Role::rare_word,  Role::syntactic,      Role::content_similarity, Role::previous_token,
+    Role::next_token, Role::self,           Role::local,              Role::broad};
 
 struct RoleCheck : RoleStatus {
   float progress() const { return threshold > 0.0f ? score / threshold : 0.0f; }
@@ -40,6 +43,13 @@ std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelCo
       s.syntactic.claimed(), s.syntactic.evaluated && best);
   set(Role::content_similarity, s.content_similarity.score, c.content_similarity,
       s.content_similarity.score > c.content_similarity, s.content_similarity.rows > 0);
+  const auto repeat_fires = [](const RepeatScore& r, float threshold, float key_multiple) {
+    return r.mass > threshold && r.mass >= key_multiple * r.key_mass;
+  };
+  set(Role::duplicate_token, s.duplicate_token.mass, c.duplicate_token,
+      repeat_fires(s.duplicate_token, c.duplicate_token, c.duplicate_token_key_multiple), s.duplicate_token.rows > 0);
+  set(Role::induction, s.induction.mass, c.induction, repeat_fires(s.induction, c.induction, c.induction_key_multiple),
+      s.induction.rows > 0);
   set(Role::rare_word, s.rare_word.share, c.rare_word,
       s.rare_word.share > c.rare_word && s.rare_word.mass >= c.rare_word_min_target_mass &&
           s.rare_word.mass >= c.rare_word_uniform_multiple * s.rare_word.uniform_mass,
@@ -141,6 +151,13 @@ void explain(Role role, const HeadScores& s, const SentenceContext& sentence, co
                     s.content_similarity.rows, token_text(tokens, a), token_text(tokens, b),
                     percent(s.content_similarity.related_share));
     }
+    case Role::duplicate_token:
+      return format(out, "%d repeated token%s put %d%% of their attention on earlier copies of themselves.",
+                    s.duplicate_token.rows, s.duplicate_token.rows == 1 ? "" : "s", percent(s.duplicate_token.mass));
+    case Role::induction:
+      return format(out, "%d repeated token%s put %d%% of their attention on the token that followed their earlier "
+                    "copy (in \"A B ... A\", the second A looks at B): prefix matching.",
+                    s.induction.rows, s.induction.rows == 1 ? "" : "s", percent(s.induction.mass));
     case Role::rare_word:
       if (s.rare_word.tied > 1)
         return format(out, "%d of %d tokens put most weight on one of the %d equally rarest words, mostly \"%s\".",
@@ -181,7 +198,8 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   };
   for (Role role : kPriority) {
     if (!check(role).fires) continue;
-    const bool pattern_role = role == Role::syntactic || role == Role::content_similarity || role == Role::rare_word;
+    const bool pattern_role = role == Role::syntactic || role == Role::content_similarity || role == Role::rare_word ||
+                              role == Role::duplicate_token || role == Role::induction;
     if (pattern_role && (strict_previous || strict_next)) continue;  // positional explains it
     out.mixed = false;
     out.primary = role;

@@ -24,6 +24,9 @@ float HeadScores::score(Role role) const {
     }
     case Role::content_similarity: return content_similarity.score;
     case Role::rare_word: return rare_word.share;
+    case Role::duplicate_token:
+      return duplicate_token.rows > 0 ? duplicate_token.mass : std::numeric_limits<float>::quiet_NaN();
+    case Role::induction: return induction.rows > 0 ? induction.mass : std::numeric_limits<float>::quiet_NaN();
   }
   return 0.0f;
 }
@@ -62,6 +65,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
   std::vector<int>& argmax = out.argmax;
   argmax.assign(n, -1);
   double entropy = 0.0, related_share = 0.0, off_mass = 0.0, band_mass = 0.0, band_uniform = 0.0, rare_uniform = 0.0;
+  double duplicate_mass = 0.0, induction_mass = 0.0;
   int rare_hits = 0, content_rows = 0;
   const float keep = 1.0f - config.broad_smoothing;
   // (1, n) attention each key receives, summed over informative rows: key-set masses are its dot
@@ -83,6 +87,10 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     int rare_visible = 0;
     for (int j = 0; j < visible; ++j) rare_visible += sentence.is_rarest[j];
     rare_uniform += static_cast<double>(rare_visible) / visible;
+    // Both masks are 0 outside j < i, so the causal mask changes nothing here.
+    const std::ptrdiff_t row_start = static_cast<std::ptrdiff_t>(i) * n;
+    if (sentence.duplicate_rows > 0) duplicate_mass += row_dot(row, sentence.duplicate_mask.data() + row_start, visible);
+    if (sentence.induction_rows > 0) induction_mass += row_dot(row, sentence.induction_mask.data() + row_start, visible);
     if (sentence.has_related[i]) {
       const double related = row_dot(row, sentence.related_mask.data() + static_cast<std::ptrdiff_t>(i) * n, visible);
       const double off_diagonal = std::max(0.0, 1.0 - attention(i, i));
@@ -128,6 +136,21 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     rare_word.mass = static_cast<float>(row_dot(column_mass.data(), sentence.rarest_mask.data(), n) * inv_rows);
     rare_word.uniform_mass = static_cast<float>(rare_uniform * inv_rows);
   }
+
+  // What all rows give row i's set of keys, averaged over the repeated rows.
+  const auto key_mass = [&](const Matrix& mask, int repeat_rows) {
+    if (repeat_rows == 0 || rows == 0) return 0.0f;
+    double sum = 0.0;
+    for (int i = first; i < n; ++i) {
+      const float* keys = mask.data() + static_cast<std::ptrdiff_t>(i) * n;
+      if (row_sum(keys, n) > 0.0f) sum += row_dot(column_mass.data(), keys, n) * inv_rows;
+    }
+    return static_cast<float>(sum / repeat_rows);
+  };
+  out.duplicate_token = {sentence.duplicate_rows > 0 ? static_cast<float>(duplicate_mass / sentence.duplicate_rows) : 0.0f,
+                         key_mass(sentence.duplicate_mask, sentence.duplicate_rows), sentence.duplicate_rows};
+  out.induction = {sentence.induction_rows > 0 ? static_cast<float>(induction_mass / sentence.induction_rows) : 0.0f,
+                   key_mass(sentence.induction_mask, sentence.induction_rows), sentence.induction_rows};
 
   ContentScore& content = out.content_similarity;
   content = {};

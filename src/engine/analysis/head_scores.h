@@ -62,6 +62,18 @@ struct ContentScore {
   int rows = 0;  // rows with a related other word
 };
 
+// Mean attention on a set of earlier keys, over the rows that have such keys: earlier copies of
+// the query's token (duplicate_token), or the tokens right after them (induction; Olsson et al.
+// 2022, the prefix-matching score of TransformerLens' head detector). A uniform head scores about
+// (keys in the set) / (visible keys), so a random head on n tokens scores near 1/n.
+// key_mass is what every informative row, repeated or not, gives the same keys on average: a head
+// that sends all rows to one key reaches the mass by being a sink, not by matching repeats.
+struct RepeatScore {
+  float mass = 0.0f;
+  float key_mass = 0.0f;
+  int rows = 0;  // 0: the sequence has no repeats, and the role is not scored
+};
+
 struct RelationScore {
   int relation = -1;  // index into GoldCorpus::relations
   int arcs = 0;
@@ -114,11 +126,14 @@ struct HeadScores {
   float broad = 0.0f;  // mean normalized entropy of the smoothed rows (Clark et al. 2019, sec. 3.3)
   ContentScore content_similarity;
   RareWordScore rare_word;
+  RepeatScore duplicate_token;
+  RepeatScore induction;
   SyntacticScore syntactic;
   std::vector<int> argmax;  // (n) each row's unique argmax key, -1 on a tie or an uninformative row
   RowVector column_mass;    // (1, n) attention each key receives, summed over informative rows
 
-  // The [0, 1] number reported for each role id; NaN for syntactic without a gold parse.
+  // The [0, 1] number reported for each role id; NaN for syntactic without a gold parse, and for
+  // duplicate_token and induction on a sequence without repeats.
   float score(Role role) const;
 };
 

@@ -32,6 +32,9 @@ bool LabelConfig::operator==(const LabelConfig& o) const {
          syntactic_max_sink_share == o.syntactic_max_sink_share &&
          rare_word_uniform_multiple == o.rare_word_uniform_multiple &&
          content_similarity == o.content_similarity && rare_word == o.rare_word &&
+         duplicate_token == o.duplicate_token && induction == o.induction &&
+         duplicate_token_key_multiple == o.duplicate_token_key_multiple &&
+         induction_key_multiple == o.induction_key_multiple &&
          rare_word_min_target_mass == o.rare_word_min_target_mass &&
          near_duplicate_distance == o.near_duplicate_distance && redundancy_smoothing == o.redundancy_smoothing;
 }
@@ -103,6 +106,14 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
         ok = number(r, role, path, "threshold", 0, 1, config.rare_word) &&
              number(r, role, path, "min_target_mass", 0, 1, config.rare_word_min_target_mass) &&
              number(r, role, path, "uniform_multiple", 1, 1000, config.rare_word_uniform_multiple);
+        break;
+      case Role::duplicate_token:
+        ok = number(r, role, path, "threshold", 0, 1, config.duplicate_token) &&
+             number(r, role, path, "key_multiple", 1, 1000, config.duplicate_token_key_multiple);
+        break;
+      case Role::induction:
+        ok = number(r, role, path, "threshold", 0, 1, config.induction) &&
+             number(r, role, path, "key_multiple", 1, 1000, config.induction_key_multiple);
         break;
     }
     if (!ok) return R::failure(r.error());

@@ -57,6 +57,17 @@ struct LabelConfig {
   // ... and at least this multiple of what a uniform head puts on the rare word (on a 4-token
   // sentence a near-uniform head already puts 0.25 there).
   float rare_word_uniform_multiple = 2.0f;
+  // duplicate_token: mean attention on earlier copies of the query's token, over rows that have
+  // one; no published threshold, HeadLab uses a majority of the row's mass.
+  float duplicate_token = 0.5f;
+  // induction: mean attention on the token after an earlier copy (prefix matching), over rows
+  // that have one: > 0.5 (LABELS.md; Olsson et al. 2022 report trained induction heads near 0.9).
+  float induction = 0.5f;
+  // ... and for both, the mass must be at least this multiple of what all rows give the same keys
+  // (key_mass): a sink head that sends every row to one word is not matching repeats (HeadLab's
+  // guard, like rare_word_uniform_multiple).
+  float duplicate_token_key_multiple = 2.0f;
+  float induction_key_multiple = 2.0f;
   // redundancy: two heads are near-duplicates below this mean Jensen-Shannon distance.
   float near_duplicate_distance = 0.1f;
   float redundancy_smoothing = 1e-4f;

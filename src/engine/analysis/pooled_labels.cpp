@@ -50,6 +50,7 @@ struct HeadPool {
   int delimiter_keys = 0, cls_keys = 0;
   Pool content_share, content_off_diagonal;  // over rows with a related word
   Pool rare_mass, rare_uniform;              // over informative rows of sentences with a rare word
+  Pool duplicate_mass, duplicate_key_mass, induction_mass, induction_key_mass;  // over repeated rows
   int rare_hits = 0, rare_token = -1, rare_tied = 0, rare_sentence = -1;
   bool evaluated = false;
   int confident_rows = 0, confident_on_arcs = 0, rows = 0, sink_rows = 0, sink_token = -1;
@@ -75,6 +76,10 @@ struct HeadPool {
       rare_uniform.add(s.rare_word.uniform_mass, s.rare_word.rows);
       rare_hits += s.rare_word.hits;
     }
+    duplicate_mass.add(s.duplicate_token.mass, s.duplicate_token.rows);
+    duplicate_key_mass.add(s.duplicate_token.key_mass, s.duplicate_token.rows);
+    induction_mass.add(s.induction.mass, s.induction.rows);
+    induction_key_mass.add(s.induction.key_mass, s.induction.rows);
     if (rare_sentence < 0 && s.rare_word.token >= 0) {
       rare_sentence = sentence_index;
       rare_token = s.rare_word.token;
@@ -142,6 +147,8 @@ struct HeadPool {
       rare.mass = rare_mass.mean();
       rare.uniform_mass = rare_uniform.mean();
     }
+    out.duplicate_token = {duplicate_mass.mean(), duplicate_key_mass.mean(), duplicate_mass.count};
+    out.induction = {induction_mass.mean(), induction_key_mass.mean(), induction_mass.count};
     SyntacticScore& syntax = out.syntactic;
     syntax.evaluated = evaluated;
     syntax.relations.clear();

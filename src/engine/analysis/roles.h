@@ -17,17 +17,21 @@ enum class Role {
   syntactic,
   content_similarity,
   rare_word,
+  duplicate_token,
+  induction,
 };
-inline constexpr int kRoleCount = 10;
+inline constexpr int kRoleCount = 12;
 
 inline constexpr std::array<const char*, kRoleCount> kRoleIds = {
     "previous_token", "next_token", "local",   "self",      "delimiter",
-    "cls",            "broad",      "syntactic", "content_similarity", "rare_word"};
+    "cls",            "broad",      "syntactic", "content_similarity", "rare_word",
+    "duplicate_token", "induction"};
 
 // English display names; assets/labels.json has the same plus Chinese (a test keeps them equal).
 inline constexpr std::array<const char*, kRoleCount> kRoleNamesEn = {
     "previous token", "next token", "local window", "self",          "delimiter",
-    "[CLS]",          "broad",      "syntactic",    "similar words", "rare word"};
+    "[CLS]",          "broad",      "syntactic",    "similar words", "rare word",
+    "duplicate token", "induction"};
 
 // The label of a head no role describes.
 inline constexpr const char* kMixedLabel = "mixed";

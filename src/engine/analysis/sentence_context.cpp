@@ -21,6 +21,41 @@ bool is_content_word(const Token& t) {
   }
 }
 
+// Tokens are the same symbol when their text matches up to ASCII case ("The" ... "the").
+bool same_token(const Token& a, const Token& b) {
+  if (a.text.size() != b.text.size()) return false;
+  for (std::size_t k = 0; k < a.text.size(); ++k) {
+    const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a.text[k]) != lower(b.text[k])) return false;
+  }
+  return true;
+}
+
+bool can_repeat(const Token& t) { return !t.is_special && !t.is_punctuation; }
+
+void fill_repeat_masks(const Tokens& tokens, SentenceContext& out) {
+  const int n = out.n;
+  out.duplicate_mask.setZero(n, n);
+  out.induction_mask.setZero(n, n);
+  out.duplicate_rows = out.induction_rows = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!can_repeat(tokens[i])) continue;
+    bool duplicate = false, induction = false;
+    for (int j = 0; j < i; ++j) {
+      if (!can_repeat(tokens[j]) || !same_token(tokens[i], tokens[j])) continue;
+      out.duplicate_mask(i, j) = 1.0f;
+      duplicate = true;
+      // The token after the earlier copy, if it came before i ("A A" has none: it would be i).
+      if (j + 1 < i) {
+        out.induction_mask(i, j + 1) = 1.0f;
+        induction = true;
+      }
+    }
+    out.duplicate_rows += duplicate;
+    out.induction_rows += induction;
+  }
+}
+
 }  // namespace
 
 void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& corpus, SentenceContext& out) {
@@ -84,6 +119,7 @@ void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& 
       if (out.is_related(i, j) && j < out.visible(i)) out.has_related[i] = 1;
     }
   }
+  fill_repeat_masks(tokens, out);
   out.gold = match_gold(corpus, tokens);
   out.gold_neighbour.assign(static_cast<std::size_t>(n) * n, 0);
   if (out.gold.has_gold)

@@ -30,6 +30,14 @@ struct SentenceContext {
   RowVector rarest_mask;     // (1, n)
   Matrix related_mask;       // (n, n)
   std::vector<unsigned char> has_related;  // (n) row i has a related word among its visible keys
+  // Repeated tokens (same text, ignoring ASCII case; not punctuation or [CLS]/[SEP]):
+  // duplicate_mask(i, j) = 1 where j < i is an earlier copy of token i (duplicate-token heads);
+  // induction_mask(i, j) = 1 where j < i is the token right after an earlier copy of token i, the
+  // key an induction head attends to in "... A B ... A" (Olsson et al. 2022, prefix matching).
+  Matrix duplicate_mask;  // (n, n)
+  Matrix induction_mask;  // (n, n)
+  int duplicate_rows = 0;  // rows with an earlier copy
+  int induction_rows = 0;  // rows with at least one induction target
   std::vector<int> words;  // input indices of the non-special tokens
   GoldMatch gold;
   // (n, n) gold_neighbour[i * n + j]: a gold arc (any relation, either direction) joins i and j.
