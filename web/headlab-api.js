@@ -55,6 +55,9 @@
       call({ op: 'setWeight', layer, head, which, row, col, value: number(value) }),
     selectHead: (layer, head) => call({ op: 'selectHead', layer, head }),
     exportModel: () => call({ op: 'exportModel' }),
+    // Circuits read from the weights (docs/js-api.md, "Circuits"; Elhage et al. 2021).
+    circuits: (layer, head) => call({ op: 'circuits', layer, head }),
+    composition: (layer_a = 0, layer_b = layer_a + 1) => call({ op: 'composition', layer_a, layer_b }),
     loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
     applyPreset: (layer, head, preset) => call({ op: 'applyPreset', layer, head, preset }),
     // The other edits (src/app/action.h; each is one undo step, refused with a reason naming the field).

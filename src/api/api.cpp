@@ -10,6 +10,8 @@
 #include "app/request_fields.h"
 #include "app/saved_state.h"
 #include "app/share_link.h"
+#include "engine/analysis/circuits.h"
+#include "engine/embedding.h"
 #include "engine/model_file.h"
 
 namespace headlab::api {
@@ -123,6 +125,28 @@ json op_lessons(Controller& c, RequestFields&) {
   return success(list);
 }
 json op_export_model(Controller& c, RequestFields&) { return success(serialize_model_file(c.state().document)); }
+
+// Circuits (Elhage et al. 2021; src/engine/analysis/circuits.h): read from the weights, so they
+// need no forward pass; indices are checked against the model here.
+json op_circuits(Controller& c, RequestFields& f) {
+  const Model& model = c.state().document.model;
+  int layer = 0, head = 0;
+  if (!f.integer("layer", 0, static_cast<long long>(model.layers.size()) - 1, layer, true) ||
+      !f.integer("head", 0, model.layers[layer].head_count() - 1, head, true))
+    return failure(f.error());
+  json result = analysis::circuits_json(model, layer, head);
+  result["feature_names"] = feature_names(model);
+  return success(std::move(result));
+}
+json op_composition(Controller& c, RequestFields& f) {
+  const Model& model = c.state().document.model;
+  const long long last = static_cast<long long>(model.layers.size()) - 1;
+  if (last < 1) return failure("composition needs two layers (this model has one)");
+  int layer_a = 0, layer_b = 1;
+  if (!f.integer("layer_a", 0, last - 1, layer_a) || !f.integer("layer_b", layer_a + 1, last, layer_b))
+    return failure(f.error());
+  return success(analysis::composition_json(model, layer_a, layer_b));
+}
 json op_undo(Controller& c, RequestFields&) { return success(c.undo()); }
 json op_redo(Controller& c, RequestFields&) { return success(c.redo()); }
 
@@ -152,6 +176,8 @@ const std::vector<Handler>& handlers() {
       {"resetProgress", {}, op_reset_progress},
       {"lessons", {}, op_lessons},
       {"exportModel", {}, op_export_model},
+      {"circuits", {"layer", "head"}, op_circuits},
+      {"composition", {"layer_a", "layer_b"}, op_composition},
       {"undo", {}, op_undo},
       {"redo", {}, op_redo}};
   return table;
