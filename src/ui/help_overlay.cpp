@@ -21,7 +21,7 @@ void draw_help_overlay(PanelContext& context) {
           {"Ctrl+Shift+Z, Ctrl+Y", "redo"},
           {"[  ]", "select the previous / next head"},
           {"{  }", "select the layer above / below"},
-          {"1  2  3  4", "heatmap, arc view, concat and W_O, training"},
+          {"1  2  3  4  5", "heatmap, arc view, concat and W_O, training, circuits"},
           {"W  L", "weight editor, labels panel"},
           {"?", "show or hide this help"},
           {"Tab, arrows, Space", "move between controls with the keyboard"},
@@ -52,6 +52,10 @@ void draw_help_overlay(PanelContext& context) {
     ImGui::TextUnformatted(
         "Training: a 2-layer, 4-head model learns to fill in masked words of a small language. Press play and "
         "watch the loss fall and each head take a role (measured on held-out sentences every 100 steps).");
+    ImGui::TextUnformatted(
+        "Circuits: the selected head's weights read as two d_model x d_model matrices (Elhage et al. 2021). "
+        "QK = W_Q W_K^T: which query feature looks for which key feature. OV = W_V W_O: what the head writes "
+        "when it attends to a feature. Composition: how much a later head reads what an earlier one writes.");
     ImGui::PopTextWrapPos();
   }
   ImGui::End();

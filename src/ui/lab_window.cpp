@@ -42,6 +42,7 @@ void handle_shortcuts(ActionSink& actions, LabUiState& ui) {
       case '2': ui.detail = DetailView::arcs; break;
       case '3': ui.detail = DetailView::concat; break;
       case '4': ui.detail = DetailView::training; break;
+      case '5': ui.detail = DetailView::circuits; break;
       case 'w': case 'W': ui.side = SidePanel::weights; break;
       case 'l': case 'L': ui.side = SidePanel::labels; break;
       case '[': select_relative(actions, 0, -1); break;
@@ -55,16 +56,18 @@ void handle_shortcuts(ActionSink& actions, LabUiState& ui) {
 
 void draw_detail_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
-  static const char* const kLabels[4] = {"Heatmap", "Arcs", "Concat & W_O", "Training"};
-  static const char* const kIds[4] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining};
+  static const char* const kLabels[5] = {"Heatmap", "Arcs", "Concat & W_O", "Training", "Circuits"};
+  static const char* const kIds[5] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining,
+                                      ids::kTabCircuits};
   int view = static_cast<int>(ui.detail);
-  if (segmented("detail_view", kLabels, 4, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
+  if (segmented("detail_view", kLabels, 5, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
   const float content_h = height - ImGui::GetFrameHeightWithSpacing();
   switch (ui.detail) {
     case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
     case DetailView::arcs: draw_arc_view(context, width, content_h); break;
     case DetailView::concat: draw_concat_view(context, width, content_h); break;
     case DetailView::training: draw_training_panel(context, width, content_h); break;
+    case DetailView::circuits: draw_circuits_view(context, width, content_h); break;
   }
 }
 

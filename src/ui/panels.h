@@ -34,6 +34,7 @@ void draw_head_detail(PanelContext& context, float width, float height);
 void draw_arc_view(PanelContext& context, float width, float height);
 void draw_concat_view(PanelContext& context, float width, float height);
 void draw_training_panel(PanelContext& context, float width, float height);
+void draw_circuits_view(PanelContext& context, float width, float height);
 void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
 void draw_help_overlay(PanelContext& context);

@@ -8,10 +8,11 @@
 
 #include "app/actions.h"
 #include "app/matrix_actions.h"
+#include "engine/analysis/circuits.h"
 
 namespace headlab::ui {
 
-enum class DetailView { heatmap, arcs, concat, training };
+enum class DetailView { heatmap, arcs, concat, training, circuits };
 enum class TrainingView { progress, probes, comparison };
 enum class SidePanel { weights, labels };
 // Undo/redo key chords, collected from the platform's key events (see LabUiState::history_keys).
@@ -30,6 +31,20 @@ struct CellEntry {
   int row = 0, col = 0;
   char text[64] = {};
   std::string error;
+};
+
+// The circuits tab's numbers, read from the weights of the state it was computed for: recomputed
+// only when the tab is shown and the model (revision) or the selected head changed, so a drag in
+// another tab costs nothing. A view of const state, like the heatmap's logit tooltip.
+struct CircuitsCache {
+  std::uint64_t revision = ~std::uint64_t{0};
+  int layer = -1, head = -1;
+  Matrix qk, ov;  // (d_model, d_model)
+  float copying = 0.0f;
+  int layer_a = -1, layer_b = -1;  // the layer pair composition is shown for; -1: one layer only
+  analysis::CompositionScores composition;
+  analysis::CompositionBaseline baseline;
+  int baseline_shape[4] = {-1, -1, -1, -1};  // d_model, d_v of layer_a, d_k and d_v of layer_b
 };
 
 struct LabUiState {
@@ -62,6 +77,8 @@ struct LabUiState {
   // Training tab: which of its views is shown, and the seed typed for the next run.
   TrainingView training_view = TrainingView::progress;
   int training_seed = 1;
+
+  CircuitsCache circuits;
 
   bool show_help = false;
   // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y pressed since the last frame, in order, one per

@@ -126,7 +126,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   LabUiState ui;
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
     io.DisplaySize = size;
-    for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat}) {
+    for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat, DetailView::circuits}) {
       ui.detail = view;
       ui.side = view == DetailView::arcs ? SidePanel::labels : SidePanel::weights;
       io.DeltaTime = 1.0f / 60.0f;
@@ -138,6 +138,40 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   }
   EXPECT_TRUE(ui.widget_rects.count("heads/plus"));
   EXPECT_TRUE(ui.widget_rects.count("editor/cell/0/0"));
+}
+
+// The circuits tab shows the engine's circuits of the selected head and the composition of its
+// layer pair, recomputed when the selection or the model changes and not otherwise.
+TEST_F(ControllerTest, CircuitsTabFollowsTheSelectionAndTheModel) {
+  app::Controller controller(state, resources);
+  HeadlessImGui imgui;
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(1280, 720);
+  LabUiState ui;
+  ui.detail = DetailView::circuits;
+  const auto frame = [&] {
+    io.DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw_lab_window(controller, ui);
+    ImGui::Render();
+  };
+  frame();
+  EXPECT_EQ(ui.circuits.layer_a, -1);  // one layer: no composition
+  controller.apply(app::SetLayerCount{2});
+  controller.apply(app::SelectHead{1, 2});
+  frame();
+  const Model& model = state.document.model;
+  EXPECT_EQ(ui.circuits.layer, 1);
+  EXPECT_EQ(ui.circuits.head, 2);
+  EXPECT_TRUE(ui.circuits.qk.isApprox(analysis::qk_circuit(model, 1, 2)));
+  EXPECT_TRUE(ui.circuits.ov.isApprox(analysis::ov_circuit(model, 1, 2)));
+  EXPECT_EQ(ui.circuits.layer_a, 0);
+  EXPECT_EQ(ui.circuits.layer_b, 1);
+  EXPECT_TRUE(ui.circuits.composition.k.isApprox(analysis::composition_scores(model, 0, 1).k));
+  // An edit of that head's W_K changes its QK circuit on the next frame.
+  controller.apply(app::SetWeight{1, 2, app::WeightMatrix::W_K, 0, 0, 3.0});
+  frame();
+  EXPECT_TRUE(ui.circuits.qk.isApprox(analysis::qk_circuit(state.document.model, 1, 2)));
 }
 
 // Panels change the model only through actions: the weight editor's "pruned" checkbox and its

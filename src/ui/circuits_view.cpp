@@ -1,0 +1,249 @@
+// Circuits tab: the selected head's weights read as circuits (Elhage et al. 2021, "A Mathematical
+// Framework for Transformer Circuits"): the QK circuit W_Q W_K^T and the OV circuit W_V W_O^h as
+// d_model x d_model matrices over the named input features, the OV copying score, and the Q-, K- and
+// V-composition of every head pair of two adjacent layers. The numbers come from the engine's
+// circuits functions on the const state, cached in LabUiState until the model or selection changes.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+#include "ui/colormap.h"
+#include "ui/heatmap.h"
+#include "ui/matrix_view.h"
+#include "ui/panels.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+namespace {
+
+void refresh(const app::AppState& state, CircuitsCache& c) {
+  const int layer = state.selection.layer, head = state.selection.head;
+  if (c.revision == state.revision && c.layer == layer && c.head == head) return;
+  const Model& model = state.document.model;
+  c.qk = analysis::qk_circuit(model, layer, head);
+  c.ov = analysis::ov_circuit(model, layer, head);
+  c.copying = analysis::ov_copying_score(model, layer, head);
+  const int layers = static_cast<int>(model.layers.size());
+  if (layers >= 2) {
+    // The pair the selected head belongs to: its layer and the next, or the last two layers.
+    c.layer_a = std::min(layer, layers - 2);
+    c.layer_b = c.layer_a + 1;
+    c.composition = analysis::composition_scores(model, c.layer_a, c.layer_b);
+    const Layer& a = model.layers[c.layer_a];
+    const Layer& b = model.layers[c.layer_b];
+    const int shape[4] = {model.d_model, a.d_v, b.d_k, b.d_v};
+    if (!std::equal(shape, shape + 4, c.baseline_shape)) {
+      c.baseline = analysis::composition_baseline(shape[0], shape[1], shape[2], shape[3]);
+      std::copy(shape, shape + 4, c.baseline_shape);
+    }
+  } else {
+    c.layer_a = c.layer_b = -1;
+  }
+  c.revision = state.revision;
+  c.layer = layer;
+  c.head = head;
+}
+
+const char* feature(const std::vector<std::string>& names, int i) {
+  return i >= 0 && i < static_cast<int>(names.size()) ? names[i].c_str() : "?";
+}
+
+// The k entries of largest magnitude, as "row -> column +v" lines: on the named-feature embedding
+// they read as sentences ("adj -> noun +2.3": adjectives look for nouns).
+void strongest_entries(const Matrix& m, const std::vector<std::string>& names, const char* arrow, int k) {
+  struct Entry {
+    int row, col;
+    float value;
+  };
+  std::vector<Entry> entries;
+  entries.reserve(static_cast<std::size_t>(m.size()));
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      entries.push_back({static_cast<int>(i), static_cast<int>(j), m(i, j)});
+  const int shown = std::min<int>(k, static_cast<int>(entries.size()));
+  std::partial_sort(entries.begin(), entries.begin() + shown, entries.end(),
+                    [](const Entry& a, const Entry& b) { return std::fabs(a.value) > std::fabs(b.value); });
+  for (int e = 0; e < shown; ++e) {
+    if (entries[e].value == 0.0f) break;
+    ImGui::Text("  %-9s %s %-9s %+.2f", feature(names, entries[e].row), arrow, feature(names, entries[e].col),
+                entries[e].value);
+  }
+}
+
+// One circuit with feature names along both axes when they fit, and a tooltip that reads the
+// hovered entry as a sentence.
+void circuit(const char* id, const Matrix& m, const std::vector<std::string>& names, float side, bool qk) {
+  const float font = ImGui::GetFontSize();
+  const int d = static_cast<int>(m.rows());
+  const bool named = d > 0 && side / d >= font * 0.8f;
+  const float label_w = named ? font * 4.2f : 0.0f;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 top_left = ImGui::GetCursorScreenPos();
+  if (named) {
+    const float cell = side / d;
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    for (int j = 0; j < d; ++j)  // column names, reading upwards above the matrix
+      add_vertical_text(draw, ImVec2(top_left.x + label_w + j * cell + (cell - font) * 0.5f, top_left.y + label_w - 2),
+                        text, feature(names, j));
+    for (int i = 0; i < d; ++i)
+      draw->AddText(ImVec2(top_left.x, top_left.y + label_w + i * cell + (cell - font) * 0.5f), text, feature(names, i));
+    ImGui::Dummy(ImVec2(label_w, label_w));
+    ImGui::SetCursorScreenPos(ImVec2(top_left.x + label_w, top_left.y + label_w));
+  }
+  int row = -1, col = -1;
+  matrix_view(id, m, ImVec2(side, side), 0.0f, &row, &col);
+  if (row < 0) return;
+  ImGui::BeginTooltip();
+  const float v = m(row, col);
+  if (qk) {
+    ImGui::Text("QK[%s, %s] = %+.3f", feature(names, row), feature(names, col), v);
+    ImGui::TextDisabled("A query with feature \"%s\" attends %s to a key with feature \"%s\"", feature(names, row),
+                        v >= 0 ? "more" : "less", feature(names, col));
+    ImGui::TextDisabled("(the logit before 1/sqrt(d_k) grows by this per unit of both features)");
+  } else {
+    ImGui::Text("OV[%s, %s] = %+.3f", feature(names, row), feature(names, col), v);
+    ImGui::TextDisabled("Attending to a token with feature \"%s\" writes %+.3f per unit into feature \"%s\"",
+                        feature(names, row), v, feature(names, col));
+  }
+  ImGui::EndTooltip();
+}
+
+// A (heads of layer_a) x (heads of layer_b) grid of scores in [0, 1] with the value in each cell.
+void composition_grid(const char* title, const Matrix& scores, int layer_a, int layer_b, int selected_a,
+                      int selected_b, bool has_strongest, int strongest_a, int strongest_b, float cell) {
+  const float font = ImGui::GetFontSize();
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const int rows = static_cast<int>(scores.rows()), cols = static_cast<int>(scores.cols());
+  const float label = font * 2.6f;
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  char text[32];
+  for (int j = 0; j < cols; ++j) {
+    std::snprintf(text, sizeof text, "H%d", j);
+    draw->AddText(ImVec2(origin.x + label + j * cell + cell * 0.3f, origin.y), dim, text);
+  }
+  for (int i = 0; i < rows; ++i) {
+    std::snprintf(text, sizeof text, "H%d", i);
+    draw->AddText(ImVec2(origin.x, origin.y + font + i * cell + (cell - font) * 0.5f), dim, text);
+    for (int j = 0; j < cols; ++j) {
+      const float v = scores(i, j);
+      const ImVec2 a(origin.x + label + j * cell, origin.y + font + i * cell);
+      const ImVec2 b(a.x + cell - 1, a.y + cell - 1);
+      const Rgb colour = viridis(std::clamp(v, 0.0f, 1.0f));
+      draw->AddRectFilled(a, b, viridis_u32(std::clamp(v, 0.0f, 1.0f)));
+      std::snprintf(text, sizeof text, "%.2f", v);
+      if (cell >= font * 2.0f)
+        draw->AddText(ImVec2(a.x + 3, a.y + (cell - font) * 0.5f), contrasting_text_u32(colour), text);
+      if (has_strongest && i == strongest_a && j == strongest_b)
+        draw->AddRect(a, b, IM_COL32(255, 64, 160, 255), 0.0f, 0, 3.0f);
+      else if (i == selected_a || j == selected_b)
+        draw->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 0.0f, 0, 1.0f);
+    }
+  }
+  ImGui::Dummy(ImVec2(label + cols * cell, font + rows * cell));
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 p = ImGui::GetIO().MousePos;
+    const int i = static_cast<int>((p.y - origin.y - font) / cell), j = static_cast<int>((p.x - origin.x - label) / cell);
+    if (i >= 0 && i < rows && j >= 0 && j < cols)
+      ImGui::SetTooltip("L%dH%d -> L%dH%d: %.3f", layer_a, i, layer_b, j, scores(i, j));
+  }
+  ImGui::EndGroup();
+}
+
+void draw_composition(const app::AppState& state, const CircuitsCache& c, float width) {
+  if (c.layer_a < 0) {
+    ImGui::TextDisabled("Composition needs two layers: add a layer to see how a later head reads what an earlier "
+                        "head writes.");
+    return;
+  }
+  ImGui::Text("Composition: layer %d heads (rows, writers) into layer %d heads (columns, readers)", c.layer_a, c.layer_b);
+  const analysis::CompositionScores& s = c.composition;
+  // The strongest pair over the three kinds, measured against each kind's chance level.
+  int kind = -1, best_a = 0, best_b = 0;
+  float best_ratio = 0.0f, best_score = 0.0f;
+  const Matrix* grids[3] = {&s.q, &s.k, &s.v};
+  const float chance[3] = {c.baseline.q, c.baseline.k, c.baseline.v};
+  for (int k = 0; k < 3; ++k)
+    for (Eigen::Index i = 0; i < grids[k]->rows(); ++i)
+      for (Eigen::Index j = 0; j < grids[k]->cols(); ++j) {
+        const float v = (*grids[k])(i, j);
+        const float ratio = chance[k] > 0.0f ? v / chance[k] : v;
+        if (std::isfinite(v) && v > 0.0f && ratio > best_ratio) {
+          best_ratio = ratio, best_score = v, kind = k;
+          best_a = static_cast<int>(i), best_b = static_cast<int>(j);
+        }
+      }
+  const char* kKinds[3] = {"Q", "K", "V"};
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Q: the earlier head's output feeds the later head's queries; K: its keys (the induction "
+                      "circuit); V: its values. Random heads of these shapes score about %.2f (Q), %.2f (K), %.2f (V).",
+                      c.baseline.q, c.baseline.k, c.baseline.v);
+  ImGui::PopTextWrapPos();
+  if (kind >= 0)
+    ImGui::Text("Strongest: L%dH%d -> L%dH%d, %s-composition %.2f (%.1fx chance)", c.layer_a, best_a, c.layer_b, best_b,
+                kKinds[kind], best_score, best_ratio);
+  const int heads_b = std::max<int>(1, static_cast<int>(s.k.cols()));
+  const float font = ImGui::GetFontSize();
+  const float cell = std::clamp((width / 3.0f - font * 3.5f) / heads_b, font * 1.2f, font * 3.0f);
+  const int sel_a = state.selection.layer == c.layer_a ? state.selection.head : -1;
+  const int sel_b = state.selection.layer == c.layer_b ? state.selection.head : -1;
+  const char* kTitles[3] = {"Q-composition", "K-composition", "V-composition"};
+  for (int k = 0; k < 3; ++k) {
+    if (k > 0) ImGui::SameLine(0.0f, font);
+    composition_grid(kTitles[k], *grids[k], c.layer_a, c.layer_b, sel_a, sel_b, kind == k, best_a, best_b, cell);
+  }
+}
+
+}  // namespace
+
+void draw_circuits_view(PanelContext& context, float width, float height) {
+  const app::AppState& state = context.state();
+  CircuitsCache& c = context.ui.circuits;
+  refresh(state, c);
+  const float font = ImGui::GetFontSize();
+  ImGui::BeginChild("circuits_scroll", ImVec2(width, height), false);
+  ImGui::Text("Layer %d, head %d: what its weights do, for any input", c.layer, c.head);
+  ImGui::SameLine();
+  help_marker("Elhage et al. 2021, \"A Mathematical Framework for Transformer Circuits\". The attention logit of a "
+              "query token x and a key token y is x (W_Q W_K^T) y^T / sqrt(d_k), so the QK circuit says which "
+              "features look for which. A head that attends to y adds y (W_V W_O) to the output, so the OV circuit "
+              "says what it writes. Blue = negative, orange = positive.");
+  const int d = static_cast<int>(c.qk.rows());
+  const bool named = d > 0 && std::min(width * 0.5f, height * 0.6f) / d >= font * 0.8f;
+  const float label_w = named ? font * 4.2f : 0.0f;
+  const bool side_by_side = width >= font * 30.0f;
+  const float side = std::max(font * 6.0f, std::min(side_by_side ? (width - font * 2.0f) * 0.5f - label_w : width - label_w,
+                                                    std::max(font * 8.0f, height * 0.55f)));
+  const std::vector<std::string>& names = context.feature_names;
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("QK circuit  W_Q W_K^T  (row: query feature, column: key feature)");
+  circuit("qk", c.qk, names, side, true);
+  ImGui::TextDisabled("strongest:");
+  strongest_entries(c.qk, names, "looks for", 3);
+  ImGui::EndGroup();
+  if (side_by_side) ImGui::SameLine(0.0f, font);
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("OV circuit  W_V W_O  (row: feature attended to, column: feature written)");
+  circuit("ov", c.ov, names, side, false);
+  if (std::isfinite(c.copying))
+    ImGui::Text("copying score %+.2f", c.copying);
+  else
+    ImGui::TextUnformatted("copying score n/a (non-finite weights)");
+  ImGui::SameLine();
+  help_marker("Sum of the OV circuit's eigenvalues over the sum of their absolute values, in [-1, 1] (Elhage et al. "
+              "2021): +1 when the head writes back what it attends to (a copying head), -1 when it writes the "
+              "opposite, near 0 when it writes something else.");
+  ImGui::TextDisabled("strongest:");
+  strongest_entries(c.ov, names, "writes", 3);
+  ImGui::EndGroup();
+  ImGui::Separator();
+  draw_composition(state, c, width);
+  ImGui::EndChild();
+}
+
+}  // namespace headlab::ui
