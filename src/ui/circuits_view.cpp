@@ -19,6 +19,8 @@
 namespace headlab::ui {
 namespace {
 
+constexpr float kGridLabelEm = 2.6f;  // width of a composition grid's row labels ("H12"), in font heights
+
 void refresh(const app::AppState& state, CircuitsCache& c) {
   const int layer = state.selection.layer, head = state.selection.head;
   if (c.revision == state.revision && c.layer == layer && c.head == head) return;
@@ -78,7 +80,7 @@ void strongest_entries(const Matrix& m, const std::vector<std::string>& names, c
 void circuit(const char* id, const Matrix& m, const std::vector<std::string>& names, float side, bool qk) {
   const float font = ImGui::GetFontSize();
   const int d = static_cast<int>(m.rows());
-  const bool named = d > 0 && side / d >= font * 0.8f;
+  const bool named = d > 0 && side / d >= font * 0.8f;  // the same test draw_circuits_view sized `side` by
   const float label_w = named ? font * 4.2f : 0.0f;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
@@ -119,7 +121,7 @@ void composition_grid(const char* title, const Matrix& scores, int layer_a, int 
   ImGui::TextUnformatted(title);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const int rows = static_cast<int>(scores.rows()), cols = static_cast<int>(scores.cols());
-  const float label = font * 2.6f;
+  const float label = font * kGridLabelEm;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   char text[32];
@@ -161,7 +163,9 @@ void draw_composition(const app::AppState& state, const CircuitsCache& c, float 
                         "head writes.");
     return;
   }
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::Text("Composition: layer %d heads (rows, writers) into layer %d heads (columns, readers)", c.layer_a, c.layer_b);
+  ImGui::PopTextWrapPos();
   const analysis::CompositionScores& s = c.composition;
   // The strongest pair over the three kinds, measured against each kind's chance level.
   int kind = -1, best_a = 0, best_b = 0;
@@ -189,12 +193,15 @@ void draw_composition(const app::AppState& state, const CircuitsCache& c, float 
                 kKinds[kind], best_score, best_ratio);
   const int heads_b = std::max<int>(1, static_cast<int>(s.k.cols()));
   const float font = ImGui::GetFontSize();
-  const float cell = std::clamp((width / 3.0f - font * 3.5f) / heads_b, font * 1.2f, font * 3.0f);
+  // Cells wide enough for their value; the three grids share a line when they fit, else stack.
+  const float grid_label = font * kGridLabelEm;
+  const float cell = std::clamp((width / 3.0f - grid_label - font) / heads_b, font * 2.2f, font * 3.0f);
+  const bool one_line = 3.0f * (grid_label + heads_b * cell) + 2.0f * font <= width;
   const int sel_a = state.selection.layer == c.layer_a ? state.selection.head : -1;
   const int sel_b = state.selection.layer == c.layer_b ? state.selection.head : -1;
   const char* kTitles[3] = {"Q-composition", "K-composition", "V-composition"};
   for (int k = 0; k < 3; ++k) {
-    if (k > 0) ImGui::SameLine(0.0f, font);
+    if (k > 0 && one_line) ImGui::SameLine(0.0f, font);
     composition_grid(kTitles[k], *grids[k], c.layer_a, c.layer_b, sel_a, sel_b, kind == k, best_a, best_b, cell);
   }
 }
@@ -207,28 +214,36 @@ void draw_circuits_view(PanelContext& context, float width, float height) {
   refresh(state, c);
   const float font = ImGui::GetFontSize();
   ImGui::BeginChild("circuits_scroll", ImVec2(width, height), false);
-  ImGui::Text("Layer %d, head %d: what its weights do, for any input", c.layer, c.head);
+  // Lay out within the child's own content width, less a scrollbar it may grow.
+  width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  ImGui::Text("Layer %d, head %d: its weights, for any input", c.layer, c.head);
   ImGui::SameLine();
   help_marker("Elhage et al. 2021, \"A Mathematical Framework for Transformer Circuits\". The attention logit of a "
               "query token x and a key token y is x (W_Q W_K^T) y^T / sqrt(d_k), so the QK circuit says which "
               "features look for which. A head that attends to y adds y (W_V W_O) to the output, so the OV circuit "
               "says what it writes. Blue = negative, orange = positive.");
-  const int d = static_cast<int>(c.qk.rows());
-  const bool named = d > 0 && std::min(width * 0.5f, height * 0.6f) / d >= font * 0.8f;
-  const float label_w = named ? font * 4.2f : 0.0f;
+  // Both circuits side by side when the area is wide enough, each as large as fits; feature names
+  // along the axes when a cell is tall enough for a line of text.
+  const int d = std::max(1, static_cast<int>(c.qk.rows()));
   const bool side_by_side = width >= font * 30.0f;
-  const float side = std::max(font * 6.0f, std::min(side_by_side ? (width - font * 2.0f) * 0.5f - label_w : width - label_w,
-                                                    std::max(font * 8.0f, height * 0.55f)));
+  const auto fit = [&](float label_w) {
+    const float across = side_by_side ? (width - font) * 0.5f - label_w : width - label_w;
+    return std::max(font * 6.0f, std::min(across, std::max(font * 8.0f, height * 0.6f - label_w)));
+  };
+  float side = fit(font * 4.2f);
+  if (side / d < font * 0.8f) side = fit(0.0f);
   const std::vector<std::string>& names = context.feature_names;
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("QK circuit  W_Q W_K^T  (row: query feature, column: key feature)");
+  ImGui::TextUnformatted("QK circuit  W_Q W_K^T");
+  ImGui::TextDisabled("row: query feature, column: key feature");
   circuit("qk", c.qk, names, side, true);
   ImGui::TextDisabled("strongest:");
   strongest_entries(c.qk, names, "looks for", 3);
   ImGui::EndGroup();
   if (side_by_side) ImGui::SameLine(0.0f, font);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("OV circuit  W_V W_O  (row: feature attended to, column: feature written)");
+  ImGui::TextUnformatted("OV circuit  W_V W_O");
+  ImGui::TextDisabled("row: feature attended to, column: feature written");
   circuit("ov", c.ov, names, side, false);
   if (std::isfinite(c.copying))
     ImGui::Text("copying score %+.2f", c.copying);

@@ -168,3 +168,33 @@ test('phone-sized viewport stacks the panels and still responds to taps', async 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('circuits tab: the selected head\'s QK and OV circuits and its layer pair\'s composition, with the API', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await page.evaluate(() => { window.headlab.setLayerCount(2); window.headlab.selectHead(1, 0); });
+  await click(page, 'tab/circuits');
+  await frames(page, 3);
+  await screenshot(page, 'lab-circuits');
+  const c = await page.evaluate(() => window.headlab.circuits(1, 0));
+  const state = await page.evaluate(() => window.headlab.state());
+  assert.equal(c.qk.length, state.config.d_model);
+  assert.equal(c.feature_names[5], 'noun');
+  assert.ok(c.copying_score >= -1 && c.copying_score <= 1);
+  const comp = await page.evaluate(() => window.headlab.composition(0, 1));
+  assert.equal(comp.k.length, state.layers[0].heads.length);
+  assert.ok(comp.baseline.k > 0);
+  // Repeated words are scored for the repeat roles; without repeats the scores are null.
+  await page.evaluate(() => window.headlab.setText('the cat saw a dog . the cat ran'));
+  let scores = (await page.evaluate(() => window.headlab.state())).layers[0].heads[0].scores;
+  assert.equal(typeof scores.induction, 'number');
+  assert.equal(typeof scores.duplicate_token, 'number');
+  await page.evaluate(() => window.headlab.setText('one two three'));
+  scores = (await page.evaluate(() => window.headlab.state())).layers[0].heads[0].scores;
+  assert.equal(scores.induction, null);
+  // Key 5 opens the tab from elsewhere.
+  await click(page, 'tab/heatmap');
+  await page.keyboard.press('5');
+  await frames(page, 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
