@@ -48,6 +48,8 @@
     ready,
     state: () => call({ op: 'state' }),
     setText: (text) => call({ op: 'setText', text: String(text) }),
+    // Random symbols A..J, repeated once (for induction heads; best with setEmbedding("symbols")).
+    setRepeatedSequence: (length = 8, seed = 1) => call({ op: 'setRepeatedSequence', length, seed }),
     setHeadCount: (count, layer) => call(layer === undefined ? { op: 'setHeadCount', count }
                                                               : { op: 'setHeadCount', count, layer }),
     setLayerCount: (count) => call({ op: 'setLayerCount', count }),

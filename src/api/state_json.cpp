@@ -59,7 +59,7 @@ std::string state_json(const AppState& state, const Resources& resources) {
                    {"layer_configs", std::move(layer_configs)},
                    {"causal", model.causal},
                    {"special_tokens", model.special_tokens},
-                   {"embedding", model.embedding == Embedding::named_features ? "named" : "random"},
+                   {"embedding", embedding_id(model.embedding)},
                    {"seed", model.seed},
                    {"feature_names", feature_names(model)}};
   out["text"] = state.document.input.kind == InputKind::text ? state.document.input.text : "";

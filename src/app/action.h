@@ -22,6 +22,12 @@ enum class Theme { dark, light };
 struct SetText {
   std::string text;
 };
+// Replaces the input with `length` random symbols A..J repeated once ("C F A J C F A J"), the
+// sequence induction heads are measured on (symbol_sequence.h).
+struct SetRepeatedSequence {
+  int length = 8;
+  std::uint32_t seed = 1;
+};
 // Heads of one layer, or of every layer when `layer` is absent.
 struct SetHeadCount {
   int count = 1;
@@ -138,7 +144,7 @@ struct SetTheme {
   Theme theme = Theme::dark;
 };
 
-using Action = std::variant<SetText, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
+using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
                             SetPositional, Randomize, ResetHead, LoadModel, SetTheme>;

@@ -19,7 +19,8 @@ constexpr EnumName<WeightMatrix> kWeightMatrices[] = {
     {"W_Q", WeightMatrix::W_Q}, {"W_K", WeightMatrix::W_K}, {"W_V", WeightMatrix::W_V}, {"W_O", WeightMatrix::W_O}};
 constexpr EnumName<Axis> kAxes[] = {{"row", Axis::row}, {"column", Axis::column}};
 constexpr EnumName<Norm> kNorms[] = {{"none", Norm::none}, {"pre", Norm::pre}, {"post", Norm::post}};
-constexpr EnumName<Embedding> kEmbeddings[] = {{"named", Embedding::named_features}, {"random", Embedding::random}};
+constexpr EnumName<Embedding> kEmbeddings[] = {
+    {"named", Embedding::named_features}, {"random", Embedding::random}, {"symbols", Embedding::symbols}};
 constexpr EnumName<Positional> kPositionals[] = {
     {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
 constexpr EnumName<Theme> kThemes[] = {{"dark", Theme::dark}, {"light", Theme::light}};
@@ -255,6 +256,14 @@ template <>
 struct Op<SetPositional> {
   static constexpr const char* name = "setPositional";
   template <class V, class S> static void fields(V& v, S& a) { v("positional", a.positional); }
+};
+template <>
+struct Op<SetRepeatedSequence> {
+  static constexpr const char* name = "setRepeatedSequence";
+  template <class V, class S> static void fields(V& v, S& a) {
+    v.with_default("length", a.length);
+    v.with_default("seed", a.seed);
+  }
 };
 template <>
 struct Op<Randomize> {

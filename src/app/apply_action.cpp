@@ -5,6 +5,7 @@
 #include "app/model_actions.h"
 #include "engine/analysis/importance.h"
 #include "engine/presets.h"
+#include "engine/symbol_sequence.h"
 
 namespace headlab::app {
 namespace {
@@ -12,6 +13,12 @@ namespace {
 // Each overload validates its fields first and writes only when all are good.
 
 std::string perform(AppState& state, const Resources&, const SetText& a) { return set_text(state, a.text); }
+
+std::string perform(AppState& state, const Resources&, const SetRepeatedSequence& a) {
+  if (a.length < kMinRepeatedLength || a.length > kMaxRepeatedLength)
+    return "length must be between " + std::to_string(kMinRepeatedLength) + " and " + std::to_string(kMaxRepeatedLength);
+  return set_text(state, repeated_symbol_text(a.length, a.seed));
+}
 
 std::string perform(AppState& state, const Resources&, const SetHeadCount& a) {
   if (a.layer) return set_head_count(state, *a.layer, a.count);

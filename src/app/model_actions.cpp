@@ -12,17 +12,16 @@ std::string check_layer(const AppState& state, int layer) {
   return {};
 }
 
-int min_d_model(const Model& model) {
-  return model.embedding == Embedding::named_features ? kNamedFeatureCount : kMinDModel;
-}
-
 }  // namespace
 
 std::string set_d_model(AppState& state, int d_model) {
   Model& model = state.document.model;
-  if (d_model < min_d_model(model) || d_model > kMaxDModel)
-    return "d_model must be between " + std::to_string(min_d_model(model)) + " and " + std::to_string(kMaxDModel) +
-           (model.embedding == Embedding::named_features ? " (the named-feature embedding has 24 features)" : "");
+  const int min_d = min_d_model(model.embedding);
+  if (d_model < min_d || d_model > kMaxDModel)
+    return "d_model must be between " + std::to_string(min_d) + " and " + std::to_string(kMaxDModel) +
+           (model.embedding == Embedding::named_features ? " (the named-feature embedding has 24 features)"
+            : model.embedding == Embedding::symbols      ? " (the symbol embedding has 13 fixed dimensions)"
+                                                         : "");
   if (state.document.input.kind == InputKind::matrix) return "d_model is fixed by the explicit input X of this model";
   set_d_model(model, d_model);
   return {};
@@ -54,8 +53,8 @@ std::string set_positional(AppState& state, Positional positional) {
 std::string set_embedding(AppState& state, Embedding embedding) {
   Model& model = state.document.model;
   model.embedding = embedding;
-  if (embedding == Embedding::named_features && model.d_model < kNamedFeatureCount)
-    headlab::set_d_model(model, kNamedFeatureCount);
+  if (model.d_model < min_d_model(embedding) && state.document.input.kind != InputKind::matrix)
+    headlab::set_d_model(model, min_d_model(embedding));
   return {};
 }
 

@@ -44,13 +44,48 @@ int pos_feature(PartOfSpeech pos) {
   return kFeatureUnknown;
 }
 
+// Name of dimension d of the symbol embedding: "bias", "pos", "pos^2", "A".."J", "free1", ...
+std::string symbol_feature_name(int d) {
+  if (d < kFeatureSymbolFirst) return kNamedFeatureNames[d];
+  if (d < kFeatureFreeFirst) return std::string(1, static_cast<char>('A' + d - kFeatureSymbolFirst));
+  return "free" + std::to_string(d - kFeatureFreeFirst + 1);
+}
+
 }  // namespace
+
+const char* embedding_id(Embedding embedding) {
+  switch (embedding) {
+    case Embedding::named_features: return "named";
+    case Embedding::random: return "random";
+    case Embedding::symbols: return "symbols";
+  }
+  return "named";
+}
+
+int min_d_model(Embedding embedding) {
+  switch (embedding) {
+    case Embedding::named_features: return kNamedFeatureCount;
+    case Embedding::symbols: return kMinSymbolDModel;
+    case Embedding::random: return kMinDModel;
+  }
+  return kMinDModel;
+}
+
+int symbol_index(const std::string& text) {
+  if (text.size() != 1) return -1;
+  const char c = text[0];
+  if (c >= 'A' && c < 'A' + kSymbolCount) return c - 'A';
+  if (c >= 'a' && c < 'a' + kSymbolCount) return c - 'a';
+  return -1;
+}
 
 std::vector<std::string> feature_names(const Model& model) {
   std::vector<std::string> names;
   names.reserve(model.d_model);
   for (int d = 0; d < model.d_model; ++d) {
-    if (model.embedding == Embedding::named_features && d < kNamedFeatureCount)
+    if (model.embedding == Embedding::symbols && model.vocab.empty())
+      names.push_back(symbol_feature_name(d));
+    else if (model.embedding == Embedding::named_features && d < kNamedFeatureCount)
       names.emplace_back(kNamedFeatureNames[d]);
     else if (model.embedding == Embedding::named_features)
       names.push_back("id " + std::to_string(d - kNamedFeatureCount + 1));
@@ -63,6 +98,17 @@ std::vector<std::string> feature_names(const Model& model) {
 int feature_index(const std::string& name) {
   for (int d = 0; d < kNamedFeatureCount; ++d)
     if (name == kNamedFeatureNames[d]) return d;
+  return -1;
+}
+
+int feature_index(const std::string& name, Embedding embedding) {
+  if (embedding == Embedding::named_features) return feature_index(name);
+  if (embedding != Embedding::symbols) return -1;
+  for (int d = 0; d < kFeatureFreeFirst; ++d)
+    if (name == symbol_feature_name(d)) return d;
+  if (name.rfind("free", 0) == 0 && name.size() > 4 && name.size() <= 7 &&
+      name.find_first_not_of("0123456789", 4) == std::string::npos && name[4] != '0')
+    return kFeatureFreeFirst + std::stoi(name.substr(4)) - 1;
   return -1;
 }
 
@@ -101,6 +147,20 @@ Matrix embed(const Tokens& tokens, const Model& model) {
         fill_gaussian(id, word_hash(t.key, model.seed), 1.0f);
         X.row(i).tail(identity_dims) = id / std::max(1e-6f, id.norm());
       }
+    }
+    return X;
+  }
+  if (model.embedding == Embedding::symbols && model.vocab.empty()) {
+    const int fixed = std::min(kFeatureFreeFirst, model.d_model);
+    for (int i = 0; i < n; ++i) {
+      RowVector row = RowVector::Zero(kFeatureFreeFirst);
+      row(kFeatureBias) = 1.0f;
+      if (model.positional != Positional::none) {
+        row(kFeaturePosition) = i * kPositionScale;
+        row(kFeaturePositionSquared) = (i * kPositionScale) * (i * kPositionScale);
+      }
+      if (const int s = symbol_index(tokens[i].text); s >= 0) row(kFeatureSymbolFirst + s) = 1.0f;
+      X.row(i).head(fixed) = row.head(fixed);  // the free dimensions stay 0
     }
     return X;
   }

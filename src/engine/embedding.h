@@ -13,6 +13,12 @@
 // Random embedding: a seeded Gaussian vector per word plus sinusoidal (Vaswani et al. 2017,
 // section 3.5) or learned positional encoding.
 //
+// Symbol embedding (a token world where identity matters, for induction heads): bias, position,
+// position^2 as above, then one dimension per symbol A..J (a token "c" or "C" sets dimension "C"),
+// then free dimensions ("free1", ...) that nothing writes but heads, through W_V W_O and the
+// residual stream. A previous-token head can write "the token before me was C" into them, and a
+// later head can match on it: the induction circuit (Elhage et al. 2021; Olsson et al. 2022).
+//
 // Learned embedding (models trained by engine/training, Model::vocab not empty): a table row per
 // vocabulary word plus the positional encoding.
 #include <string>
@@ -47,10 +53,26 @@ enum NamedFeature : int {
 
 inline constexpr float kPositionScale = 1.0f / 8.0f;
 
+// The symbol embedding's layout.
+inline constexpr int kSymbolCount = 10;  // A..J
+inline constexpr int kFeatureSymbolFirst = kFeaturePositionSquared + 1;
+inline constexpr int kFeatureFreeFirst = kFeatureSymbolFirst + kSymbolCount;
+inline constexpr int kMinSymbolDModel = kFeatureFreeFirst;  // no free dimension yet
+
+// "named", "random", "symbols": the id model files, the JS API and saved states use.
+const char* embedding_id(Embedding embedding);
+// The smallest d_model an embedding can build its input rows with (24 named features, 13 for the
+// symbols' fixed dimensions, kMinDModel for random).
+int min_d_model(Embedding embedding);
+// The symbol a token stands for (0 for "A" or "a", ..., 9 for "J"), or -1.
+int symbol_index(const std::string& text);
+
 // Name of every dimension of X for this model ("bias", "pos", "verb", "animal", "id 3", "d17").
 std::vector<std::string> feature_names(const Model& model);
 // Index of a named feature ("verb", "animal", ...), or -1.
 int feature_index(const std::string& name);
+// Index of a dimension by its name in the given embedding's layout ("noun"; "C", "free3"), or -1.
+int feature_index(const std::string& name, Embedding embedding);
 
 // Index of `key` in model.vocab, else of "[UNK]", else -1 (models with a learned embedding).
 int vocabulary_index(const Model& model, const std::string& key);

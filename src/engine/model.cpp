@@ -56,9 +56,9 @@ Layer make_layer(int d_model, int head_count, std::uint32_t seed, int layer_inde
 }  // namespace
 
 float init_stddev(const Model& model) {
-  // Named features are sparse 0/1 vectors (about five ones per token), so the dense-input scale
+  // Named features and symbols are sparse 0/1 vectors (a few ones per token), so the dense-input scale
   // would leave fresh heads almost exactly uniform; 0.5 gives logits of order 1 instead.
-  return model.embedding == Embedding::named_features ? 0.5f : 0.0f;
+  return model.embedding == Embedding::random ? 0.0f : 0.5f;
 }
 
 Matrix identity_like(int rows, int cols) {
@@ -82,7 +82,7 @@ Model make_model(int d_model, int layer_count, int head_count, std::uint32_t see
   model.d_model = d_model;
   model.seed = seed;
   model.embedding = embedding;
-  const float stddev = embedding == Embedding::named_features ? 0.5f : 0.0f;
+  const float stddev = embedding == Embedding::random ? 0.0f : 0.5f;  // as init_stddev
   for (int l = 0; l < layer_count; ++l) model.layers.push_back(make_layer(d_model, head_count, seed, l, stddev));
   model.positional_table =
       gaussian(static_cast<int>(kMaxTokens) + 2, d_model, 0.5f, mix_seed(seed, -1, 0, kPositional));

@@ -12,7 +12,8 @@
 
 namespace headlab {
 
-enum class Embedding { named_features, random };   // named: each dimension has a meaning
+// named: each dimension has a meaning; symbols: one dimension per symbol A..J (embedding.h)
+enum class Embedding { named_features, random, symbols };
 enum class Positional { sinusoidal, learned, none };
 enum class Norm { none, pre, post };
 

@@ -177,7 +177,7 @@ Result<Document> parse_model_file(const std::string& json_text) {
   model.d_model = d_model;
   const auto optional = [&](const char* key) { return JsonReader::optional_field(doc, key); };
   if (const json* v = optional("embedding");
-      v && !r.one_of<Embedding>(v, "embedding", {{"named", Embedding::named_features}, {"random", Embedding::random}}, model.embedding))
+      v && !r.one_of<Embedding>(v, "embedding", {{"named", Embedding::named_features}, {"random", Embedding::random}, {"symbols", Embedding::symbols}}, model.embedding))
     return R::failure(r.error());
   if (const json* v = optional("positional");
       v && !r.one_of<Positional>(v, "positional", {{"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}}, model.positional))
@@ -238,12 +238,14 @@ Result<Document> parse_model_file(const std::string& json_text) {
       return R::failure("X: at most " + std::to_string(kMaxTokens + 2) + " rows, got " + std::to_string(input.X.rows()));
     input.kind = InputKind::matrix;
   }
-  // The named features need their 24 dimensions only where they build the input rows: explicit X
-  // and a learned token embedding bypass them (embed() reads `embedding` only without a vocab).
-  const bool named_features_build_input =
-      model.embedding == Embedding::named_features && model.vocab.empty() && input.kind != InputKind::matrix;
-  if (named_features_build_input && d_model < kNamedFeatureCount)
-    return R::failure("d_model: the named-feature embedding needs at least " + std::to_string(kNamedFeatureCount));
+  // The named features (24) and the symbols' fixed dimensions (13) are needed only where they build
+  // the input rows: explicit X and a learned token embedding bypass them (embed() reads `embedding`
+  // only without a vocab).
+  const bool embedding_builds_input = model.vocab.empty() && input.kind != InputKind::matrix;
+  if (embedding_builds_input && d_model < min_d_model(model.embedding))
+    return R::failure(std::string("d_model: the ") +
+                      (model.embedding == Embedding::symbols ? "symbol" : "named-feature") +
+                      " embedding needs at least " + std::to_string(min_d_model(model.embedding)));
 
   const json* layers = r.array(r.field(doc, "", "layers"), "layers", 1, kMaxLayers, "layers");
   if (!layers) return R::failure(r.error());
@@ -261,7 +263,7 @@ std::string serialize_model_file(const Document& document, int indent) {
   doc["format"] = kModelFormat;
   doc["version"] = kModelFormatVersion;
   doc["d_model"] = model.d_model;
-  doc["embedding"] = model.embedding == Embedding::named_features ? "named" : "random";
+  doc["embedding"] = embedding_id(model.embedding);
   doc["positional"] = model.positional == Positional::sinusoidal ? "sinusoidal"
                       : model.positional == Positional::learned ? "learned" : "none";
   doc["causal"] = model.causal;

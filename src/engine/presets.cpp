@@ -13,15 +13,16 @@ namespace {
 
 using nlohmann::json;
 
-bool read_entry(JsonReader& r, const json& value, const std::string& path, PresetEntry& entry) {
+bool read_entry(JsonReader& r, const json& value, const std::string& path, Embedding embedding, PresetEntry& entry) {
   if (!r.object(&value, path)) return false;
   std::string feature;
   if (!r.one_of<PresetMatrix>(JsonReader::optional_field(value, "matrix"), path + ".matrix",
-                              {{"W_Q", PresetMatrix::W_Q}, {"W_K", PresetMatrix::W_K}, {"W_V", PresetMatrix::W_V}},
+                              {{"W_Q", PresetMatrix::W_Q}, {"W_K", PresetMatrix::W_K}, {"W_V", PresetMatrix::W_V},
+                               {"W_O", PresetMatrix::W_O}},
                               entry.matrix) ||
       !r.string(r.field(value, path, "feature"), path + ".feature", feature, true))
     return false;
-  entry.feature = feature_index(feature);
+  entry.feature = feature_index(feature, embedding);
   if (entry.feature < 0) return r.fail(path + ".feature", "unknown feature " + json(feature).dump());
   return r.integer(JsonReader::optional_field(value, "col"), path + ".col", 0, kMaxDModel - 1, entry.col) &&
          r.number(JsonReader::optional_field(value, "value"), path + ".value", -1e6, 1e6, entry.value);
@@ -32,8 +33,18 @@ bool read_entry(JsonReader& r, const json& value, const std::string& path, Prese
 int Preset::key_columns() const {
   int columns = 0;
   for (const PresetEntry& e : entries)
-    if (e.matrix != PresetMatrix::W_V) columns = std::max(columns, e.col + 1);
+    if (e.matrix == PresetMatrix::W_Q || e.matrix == PresetMatrix::W_K) columns = std::max(columns, e.col + 1);
   return columns;
+}
+
+int Preset::features_needed() const {
+  int needed = min_d_model(embedding);
+  for (const PresetEntry& e : entries) needed = std::max(needed, e.feature + 1);
+  return needed;
+}
+
+bool Preset::writes_output() const {
+  return std::any_of(entries.begin(), entries.end(), [](const PresetEntry& e) { return e.matrix == PresetMatrix::W_O; });
 }
 
 Result<Preset> parse_preset(const std::string& json_text) {
@@ -43,7 +54,7 @@ Result<Preset> parse_preset(const std::string& json_text) {
   if (!doc.contains("format") || doc["format"] != "headlab-preset") return R::failure("format: expected \"headlab-preset\"");
   if (!doc.contains("version") || doc["version"] != 1) return R::failure("version: expected 1");
   Preset preset;
-  for (auto [key, target] : {std::pair{"id", &preset.id}, {"label", &preset.label}, {"example_sentence", &preset.example_sentence}}) {
+  for (auto [key, target] : {std::pair{"id", &preset.id}, {"label", &preset.label}}) {
     if (!doc.contains(key) || !doc[key].is_string() || doc[key].get<std::string>().empty())
       return R::failure(std::string(key) + ": expected a non-empty string");
     *target = doc[key].get<std::string>();
@@ -56,21 +67,37 @@ Result<Preset> parse_preset(const std::string& json_text) {
     const json& requires_ = doc["requires"];
     if (!requires_.is_object()) return R::failure("requires: expected an object");
     for (const auto& [key, value] : requires_.items()) {
+      if (key == "embedding") {
+        JsonReader r;
+        if (!r.one_of<Embedding>(&value, "requires.embedding",
+                                 {{"named", Embedding::named_features}, {"symbols", Embedding::symbols}},
+                                 preset.embedding))
+          return R::failure(r.error());
+        continue;
+      }
       if (!value.is_boolean()) return R::failure("requires." + key + ": expected true or false");
       if (key == "special_tokens") preset.requires_special_tokens = value.get<bool>();
       else if (key == "positions") preset.requires_positions = value.get<bool>();
-      else return R::failure("requires." + key + ": unknown requirement (special_tokens, positions)");
+      else return R::failure("requires." + key + ": unknown requirement (special_tokens, positions, embedding)");
     }
+  }
+  // Named-feature presets promise their pattern on an annotated sentence; symbol presets work on
+  // any repeated sequence of symbols.
+  if (preset.embedding == Embedding::named_features) {
+    JsonReader r;
+    if (!r.string(JsonReader::optional_field(doc, "example_sentence"), "example_sentence", preset.example_sentence, true))
+      return R::failure(r.error());
   }
   if (!doc.contains("entries") || !doc["entries"].is_array()) return R::failure("entries: expected an array");
   for (std::size_t i = 0; i < doc["entries"].size(); ++i) {
     PresetEntry entry;
     JsonReader r;
-    if (!read_entry(r, doc["entries"][i], json_path("entries", i), entry)) return R::failure(r.error());
+    if (!read_entry(r, doc["entries"][i], json_path("entries", i), preset.embedding, entry)) return R::failure(r.error());
     preset.entries.push_back(entry);
   }
   const bool uses_positions = std::any_of(preset.entries.begin(), preset.entries.end(), [](const PresetEntry& e) {
-    return e.matrix != PresetMatrix::W_V && (e.feature == kFeaturePosition || e.feature == kFeaturePositionSquared);
+    return (e.matrix == PresetMatrix::W_Q || e.matrix == PresetMatrix::W_K) &&
+           (e.feature == kFeaturePosition || e.feature == kFeaturePositionSquared);
   });
   if (uses_positions && !preset.requires_positions)
     return R::failure("requires.positions: the entries use pos / pos^2, so set \"positions\": true");
@@ -112,10 +139,12 @@ std::string apply_preset(Model& model, int layer, int head, const Preset& preset
   Layer& l = model.layers[layer];
   if (head < 0 || head >= l.head_count())
     return where + "head " + std::to_string(head) + " does not exist in layer " + std::to_string(layer);
-  if (model.embedding != Embedding::named_features)
-    return where + "needs the named-feature embedding (its entries name features like \"noun\")";
-  if (model.d_model < kNamedFeatureCount)
-    return where + "needs d_model >= " + std::to_string(kNamedFeatureCount) + " for the named features";
+  if (model.embedding != preset.embedding || !model.vocab.empty())
+    return where + (preset.embedding == Embedding::symbols
+                        ? "needs the symbol embedding (its entries name the symbols A..J and free dimensions)"
+                        : "needs the named-feature embedding (its entries name features like \"noun\")");
+  if (model.d_model < preset.features_needed())
+    return where + "needs d_model >= " + std::to_string(preset.features_needed()) + " for the features it names";
   const int needed = std::max(2, preset.key_columns());
   if (l.d_k < needed)
     return where + "needs d_k >= " + std::to_string(needed) + " (layer " + std::to_string(layer) + " has d_k = " +
@@ -128,6 +157,7 @@ std::string apply_preset(Model& model, int layer, int head, const Preset& preset
   w.W_Q.setZero();
   w.W_K.setZero();
   w.W_V.setZero();
+  if (preset.writes_output()) l.W_O.middleRows(static_cast<Eigen::Index>(head) * l.d_v, l.d_v).setZero();
   const float query_scale = std::sqrt(static_cast<float>(l.d_k));  // undoes the 1/sqrt(d_k) of the logits
   for (const PresetEntry& e : preset.entries) {
     switch (e.matrix) {
@@ -135,6 +165,9 @@ std::string apply_preset(Model& model, int layer, int head, const Preset& preset
       case PresetMatrix::W_K: w.W_K(e.feature, e.col) = e.value; break;
       case PresetMatrix::W_V:
         if (e.col < l.d_v) w.W_V(e.feature, e.col) = e.value;
+        break;
+      case PresetMatrix::W_O:
+        if (e.col < l.d_v) l.W_O(static_cast<Eigen::Index>(head) * l.d_v + e.col, e.feature) = e.value;
         break;
     }
   }

@@ -4,8 +4,10 @@
 #include <random>
 
 #include "engine/embedding.h"
+#include "engine/symbol_sequence.h"
 #include "imgui.h"
 #include "ui/panels.h"
+#include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
@@ -19,7 +21,7 @@ void draw_model_controls(PanelContext& context) {
   const Layer& selected_layer = model.layers[layer];
 
   int d_model = model.d_model;
-  const int min_d = model.embedding == Embedding::named_features ? kNamedFeatureCount : kMinDModel;
+  const int min_d = min_d_model(model.embedding);
   ImGui::SetNextItemWidth(font * 7.0f);
   if (ImGui::SliderInt("d_model", &d_model, min_d, 128) && d_model != model.d_model)
     actions.emit(app::SetDModel{d_model}, 2);
@@ -46,12 +48,30 @@ void draw_model_controls(PanelContext& context) {
   item_tooltip("Wrap the sentence in BERT's special tokens. Many BERT heads park attention on [SEP] (Clark et al. 2019).");
 
   flow_same_line(font * 14.0f);
-  int embedding = model.embedding == Embedding::named_features ? 0 : 1;
+  // The combo lists the embeddings in the enum's order.
+  int embedding = static_cast<int>(model.embedding);
   ImGui::SetNextItemWidth(font * 8.0f);
-  if (ImGui::Combo("embedding", &embedding, "named features\0random\0\0"))
-    actions.emit(app::SetEmbedding{embedding == 0 ? Embedding::named_features : Embedding::random});
+  if (ImGui::Combo("embedding", &embedding, "named features\0random\0symbols A-J\0\0"))
+    actions.emit(app::SetEmbedding{static_cast<Embedding>(embedding)});
   item_tooltip("Named features: each dimension means something (noun, verb, position...), so weights can be built "
-               "by hand. Random: a seeded vector per word, as in an untrained model.");
+               "by hand. Random: a seeded vector per word, as in an untrained model. Symbols: one dimension per "
+               "symbol A-J plus free dimensions heads can write into, for induction heads.");
+  if (model.embedding == Embedding::symbols) {
+    LabUiState& ui = context.ui;
+    flow_same_line(font * 24.0f);
+    ImGui::SetNextItemWidth(font * 5.0f);
+    ImGui::SliderInt("length", &ui.repeated_length, kMinRepeatedLength, kMaxRepeatedLength);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(font * 4.0f);
+    ImGui::InputInt("##repeat_seed", &ui.repeated_seed, 0, 0);
+    ui.repeated_seed = std::max(0, ui.repeated_seed);
+    ImGui::SameLine();
+    if (ImGui::Button("Random tokens, repeated"))
+      actions.emit(app::SetRepeatedSequence{ui.repeated_length, static_cast<std::uint32_t>(ui.repeated_seed)});
+    register_item(ui, ids::kRepeatedSequence);
+    item_tooltip("The input becomes `length` random symbols (with this seed), then the same symbols again: in "
+                 "\"C F A J C F A J\" an induction head makes the second C look at F.");
+  }
   flow_same_line(font * 12.0f);
   int positional = static_cast<int>(model.positional);
   ImGui::SetNextItemWidth(font * 7.0f);

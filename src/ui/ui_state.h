@@ -79,6 +79,9 @@ struct LabUiState {
   int training_seed = 1;
 
   CircuitsCache circuits;
+  // The "random tokens, repeated" box of the symbol embedding.
+  int repeated_length = 8;
+  int repeated_seed = 1;
 
   bool show_help = false;
   // Ctrl/Cmd+Z, Ctrl/Cmd+Shift+Z and Ctrl/Cmd+Y pressed since the last frame, in order, one per

@@ -18,6 +18,7 @@ inline constexpr const char* kTabHeatmap = "tab/heatmap";
 inline constexpr const char* kTabArcs = "tab/arcs";
 inline constexpr const char* kTabConcat = "tab/concat";
 inline constexpr const char* kTabCircuits = "tab/circuits";
+inline constexpr const char* kRepeatedSequence = "model/repeated_sequence";
 inline constexpr const char* kTabWeights = "tab/weights";
 inline constexpr const char* kTabLabels = "tab/labels";
 inline constexpr const char* kArcView = "arcs";

@@ -4,7 +4,9 @@
 #include <map>
 
 #include "analysis_fixture.h"
+#include "engine/analysis/circuits.h"
 #include "engine/embedding.h"
+#include "engine/symbol_sequence.h"
 
 namespace headlab::analysis {
 namespace {
@@ -89,8 +91,9 @@ const std::map<std::string, PatternCheck>& pattern_checks() {
 class PresetTest : public AnalysisTest {};
 
 TEST_F(PresetTest, EveryPresetGivesItsPatternAndLabel) {
-  ASSERT_EQ(presets().size(), 9u);
+  ASSERT_EQ(presets().size(), 11u);
   for (const Preset& preset : presets()) {
+    if (preset.embedding == Embedding::symbols) continue;  // a two-layer circuit: InductionCircuit below
     SCOPED_TRACE("preset " + preset.id);
     Document doc = text_document(sentence_text(preset.example_sentence));
     doc.model.special_tokens = preset.requires_special_tokens;
@@ -165,6 +168,81 @@ TEST_F(PresetTest, VerbSubjectFindsTheNearestNounNotTheSubject) {
   const LabRun r = run(doc);
   EXPECT_GE(r.attention(0, 0)(6, 5), 0.5f);  // sleeps -> ball
   EXPECT_NE(r.head(0, 0).label.label, "syntactic:nsubj") << r.head(0, 0).label.explanation;
+}
+
+// The induction circuit built from the two symbol presets (Elhage et al. 2021; Olsson et al. 2022):
+// on random symbols repeated once, the layer-1 head attends from each repeated token to the token
+// after its earlier copy and is labelled induction; pruning the layer-0 head (the ablation) breaks it.
+class InductionCircuit : public AnalysisTest {
+ protected:
+  static Document circuit_document(const std::string& text) {
+    Document doc = text_document(text);
+    Model& model = doc.model;
+    model = make_model(24, 2, 1, 3, Embedding::symbols);
+    model.causal = true;
+    model.special_tokens = true;  // [CLS] first: the first symbol's "previous token" carries no symbol
+    model.layers[0].residual = model.layers[1].residual = true;
+    model.layers[0].norm = model.layers[1].norm = Norm::none;
+    set_head_dims(model, 0, 10, 10);
+    set_head_dims(model, 1, 10, 10);
+    EXPECT_EQ(apply_preset(model, 0, 0, preset("previous_token_writer")), "");
+    EXPECT_EQ(apply_preset(model, 1, 0, preset("induction")), "");
+    return doc;
+  }
+};
+
+TEST_F(InductionCircuit, TheLayerOneHeadIsAnInductionHeadAndNeedsTheLayerZeroHead) {
+  for (const std::uint32_t seed : {1u, 2u, 3u}) {
+    for (const int length : {4, 8, 10, 16}) {
+      const std::string text = repeated_symbol_text(length, seed);
+      SCOPED_TRACE(text);
+      Document doc = circuit_document(text);
+      const LabRun r = run(doc);
+      EXPECT_EQ(r.head(0, 0).label.label, "previous_token") << r.head(0, 0).label.explanation;
+      const HeadAnalysis& induction = r.head(1, 0);
+      EXPECT_EQ(induction.label.label, "induction") << induction.label.explanation;
+      EXPECT_GE(induction.scores.score(Role::induction), 0.9f);
+      EXPECT_LE(induction.scores.score(Role::duplicate_token), 0.1f);
+      // With all symbols different (length <= 10), every token of the second half puts its largest
+      // weight on the token after its one earlier copy (row = query; [CLS] shifts positions by one).
+      const Matrix& A = r.attention(1, 0);
+      for (int i = length + 1; length <= kSymbolCount && i <= 2 * length; ++i) {
+        Eigen::Index best = 0;
+        A.row(i).maxCoeff(&best);
+        EXPECT_EQ(best, i - length + 1) << "row " << i;
+      }
+      // Ablation: without the layer-0 head nothing says "the token before me was X".
+      doc.model.layers[0].heads[0].pruned = true;
+      const LabRun ablated = run(doc);
+      EXPECT_LT(ablated.head(1, 0).scores.score(Role::induction), 0.5f * induction.scores.score(Role::induction));
+      EXPECT_NE(ablated.head(1, 0).label.label, "induction");
+    }
+  }
+}
+
+TEST_F(InductionCircuit, CircuitsShowTheCompositionAndTheCopying) {
+  const Document doc = circuit_document(repeated_symbol_text(8, 1));
+  const CompositionScores c = composition_scores(doc.model, 0, 1);
+  const CompositionBaseline chance = composition_baseline(24, 10, 10, 10);
+  // The layer-1 keys read exactly the 10 dimensions the layer-0 head writes, one to one: the
+  // Frobenius ratio of two rank-10 one-to-one maps is 1/sqrt(10) (it reaches 1 only at rank 1),
+  // above the chance level of random heads; queries and values read none of it.
+  EXPECT_NEAR(c.k(0, 0), 1.0f / std::sqrt(10.0f), 1e-4f);
+  EXPECT_GT(c.k(0, 0), 1.4f * chance.k);
+  EXPECT_LT(c.q(0, 0), 1e-6f);
+  EXPECT_LT(c.v(0, 0), 1e-6f);
+  EXPECT_NEAR(ov_copying_score(doc.model, 1, 0), 1.0f, 1e-4f);  // it copies the attended symbol
+}
+
+TEST_F(InductionCircuit, SymbolPresetsRefuseTheWrongEmbeddingAndNamedPresetsTheSymbols) {
+  Document named = text_document("the cat sat");
+  EXPECT_NE(apply_preset(named.model, 0, 0, preset("induction")).find("needs the symbol embedding"), std::string::npos);
+  Document symbols = circuit_document("A B A B");
+  EXPECT_NE(apply_preset(symbols.model, 0, 0, preset("verb_subject")).find("needs the named-feature embedding"),
+            std::string::npos);
+  Model narrow = make_model(16, 1, 1, 1, Embedding::symbols);  // free1..free3 only
+  set_head_dims(narrow, 0, 10, 10);
+  EXPECT_NE(apply_preset(narrow, 0, 0, preset("previous_token_writer")).find("needs d_model >= 23"), std::string::npos);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ using nlohmann::json;
 // One action per op, every field away from its default so a decoder that skips a field shows.
 std::vector<Action> one_of_each() {
   return {SetText{"The red fox."},
+          SetRepeatedSequence{12, 7},
           SetHeadCount{3, std::nullopt},
           SetHeadCount{5, 1},
           SetLayerCount{2},
@@ -40,6 +41,7 @@ std::vector<Action> one_of_each() {
           SetLayerOptions{1, std::nullopt, std::nullopt, std::nullopt},
           SetLayerOptions{1, false, Norm::post, true},
           SetEmbedding{Embedding::random},
+          SetEmbedding{Embedding::symbols},
           SetPositional{Positional::learned},
           Randomize{4000000000u},
           ResetHead{1, 2, 77},

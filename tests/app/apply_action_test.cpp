@@ -44,7 +44,9 @@ class ApplyActionTest : public ::testing::Test {
 };
 
 std::vector<Action> refused_actions() {
-  return {SetHeadCount{0, std::nullopt},
+  return {SetRepeatedSequence{1, 1},
+          SetRepeatedSequence{21, 1},
+          SetHeadCount{0, std::nullopt},
           SetHeadCount{17, std::nullopt},
           SetHeadCount{2, 9},
           SetLayerCount{7},
