@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/benchmark_api.h"
+#include "api/reply.h"
 #include "api/state_json.h"
 #include "api/training_api.h"
 #include "app/action_codec.h"
@@ -22,8 +23,6 @@ namespace {
 
 using nlohmann::json;
 
-json failure(const std::string& message) { return {{"ok", false}, {"error", message}}; }
-json success(json result = nullptr) { return {{"ok", true}, {"result", std::move(result)}}; }
 json from_error(const std::string& error) { return error.empty() ? success() : failure(error); }
 
 // An edit: decoded by the one action codec (action_codec.h) and applied through the Controller.

@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "api/analysis_workload.h"
+#include "api/reply.h"
 #include "app/request_fields.h"
-#include "engine/embedding.h"
 #include "engine/analysis/importance.h"
 #include "engine/analysis/redundancy.h"
+#include "engine/embedding.h"
 #include "engine/forward.h"
 
 namespace headlab::api {
@@ -26,8 +27,6 @@ namespace {
 
 using nlohmann::json;
 
-json failure(const std::string& message) { return {{"ok", false}, {"error", message}}; }
-json success(json result) { return {{"ok", true}, {"result", std::move(result)}}; }
 
 //-----------------------------------------------------------------------------
 // [SECTION] Arguments

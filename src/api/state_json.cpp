@@ -14,17 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-json number(float v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-json rows(const Matrix& m) {
-  json out = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(m(i, j)));
-    out.push_back(std::move(row));
-  }
-  return out;
-}
 
 const char* notice_level(NoticeLevel level) {
   switch (level) {
@@ -74,15 +64,15 @@ std::string state_json(const AppState& state, const Resources& resources) {
     json heads = json::array();
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
       const HeadWeights& w = model.layers[l].heads[h];
-      json head = {{"attention", rows(lt.heads[h].attention)},
+      json head = {{"attention", analysis::matrix_json(lt.heads[h].attention)},
                    {"pruned", w.pruned},
-                   {"W_Q", rows(w.W_Q)}, {"W_K", rows(w.W_K)}, {"W_V", rows(w.W_V)}};
+                   {"W_Q", analysis::matrix_json(w.W_Q)}, {"W_K", analysis::matrix_json(w.W_K)}, {"W_V", analysis::matrix_json(w.W_V)}};
       // Labels, scores, explanation, importance (docs/labels.md).
       if (analysed && h < analysis.layers[l].heads.size())
         head.update(analysis::head_json(analysis.layers[l].heads[h], resources.analysis.gold));
       heads.push_back(std::move(head));
     }
-    json layer = {{"heads", std::move(heads)}, {"output", rows(lt.output)}};
+    json layer = {{"heads", std::move(heads)}, {"output", analysis::matrix_json(lt.output)}};
     if (analysed) layer.update(analysis::layer_json(analysis.layers[l]));
     layers.push_back(std::move(layer));
   }

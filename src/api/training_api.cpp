@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/reply.h"
 #include "app/request_fields.h"
 
 namespace headlab::api {
@@ -13,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-json failure(const std::string& message) { return {{"ok", false}, {"error", message}}; }
-json success(json result) { return {{"ok", true}, {"result", std::move(result)}}; }
 
 // JSON has no NaN: a loss that is not a number (no steps yet) travels as null.
 json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }

@@ -59,13 +59,18 @@ json head_json(const HeadAnalysis& head, const GoldCorpus& corpus) {
           {"importance_rank", head.importance_rank}};
 }
 
-json layer_json(const LayerAnalysis& layer) {
-  json redundancy = json::array();
-  for (Eigen::Index a = 0; a < layer.redundancy.rows(); ++a) {
+json matrix_json(const Matrix& m) {
+  json rows = json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
     json row = json::array();
-    for (Eigen::Index b = 0; b < layer.redundancy.cols(); ++b) row.push_back(number(layer.redundancy(a, b)));
-    redundancy.push_back(std::move(row));
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(m(i, j)));
+    rows.push_back(std::move(row));
   }
+  return rows;
+}
+
+json layer_json(const LayerAnalysis& layer) {
+  json redundancy = matrix_json(layer.redundancy);
   json pairs = json::array();
   for (const auto& [a, b] : layer.near_duplicates) pairs.push_back({a, b});
   json counts = json::object(), means = json::object();

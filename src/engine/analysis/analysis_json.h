@@ -15,6 +15,9 @@ nlohmann::json head_json(const HeadAnalysis& head, const GoldCorpus& corpus);
 //  "summary": {"label_counts": {id: count, "mixed": count}, "mean_scores": {id: number|null}}}
 nlohmann::json layer_json(const LayerAnalysis& layer);
 
+// A matrix as rows of numbers (row i is m's row i); non-finite entries become null.
+nlohmann::json matrix_json(const Matrix& m);
+
 // {"has_gold", "reason", "sentence_id"}
 nlohmann::json gold_json(const GoldStatus& gold);
 

@@ -8,6 +8,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "engine/analysis/analysis_json.h"
+
 namespace headlab::analysis {
 namespace {
 
@@ -132,16 +134,6 @@ float copying_score_of(const MatrixD& square) {
 
 json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
-json rows_json(const Matrix& m) {
-  json rows = json::array();
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(m(i, j)));
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 }  // namespace
 
 Matrix qk_circuit(const Model& model, int layer, int head) {
@@ -213,8 +205,8 @@ CompositionBaseline composition_baseline(int d_model, int d_v_a, int d_k_b, int 
 }
 
 json circuits_json(const Model& model, int layer, int head) {
-  return {{"qk", rows_json(qk_circuit(model, layer, head))},
-          {"ov", rows_json(ov_circuit(model, layer, head))},
+  return {{"qk", matrix_json(qk_circuit(model, layer, head))},
+          {"ov", matrix_json(ov_circuit(model, layer, head))},
           {"copying_score", number(ov_copying_score(model, layer, head))}};
 }
 
@@ -233,9 +225,9 @@ json composition_json(const Model& model, int layer_a, int layer_b) {
           best = (*by_kind[kind])(a, b);
           strongest = {{"kind", kKindIds[kind]}, {"a", a}, {"b", b}, {"score", number(best)}};
         }
-  return {{"q", rows_json(scores.q)},
-          {"k", rows_json(scores.k)},
-          {"v", rows_json(scores.v)},
+  return {{"q", matrix_json(scores.q)},
+          {"k", matrix_json(scores.k)},
+          {"v", matrix_json(scores.v)},
           {"baseline", {{"q", number(baseline.q)}, {"k", number(baseline.k)}, {"v", number(baseline.v)}}},
           {"strongest", std::move(strongest)}};
 }
