@@ -133,6 +133,7 @@ test('lesson 16 through real clicks: build the induction circuit with a preset, 
   await click(page, 'tab/circuits');
   await frames(page, 2);
   await screenshot(page, 'lesson-16-circuit-built');
+  await screenshot(page, 'lesson-16-before-next');
   const comp = await page.evaluate(() => window.headlab.composition(0, 1));
   assert.equal(comp.strongest.kind, 'k', 'the strongest composition is K-composition');
   await click(page, 'lesson/next');
