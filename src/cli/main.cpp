@@ -1,7 +1,8 @@
 // headlab-cli: the engine from the command line.
 //   headlab-cli forward MODEL.json   run the model on its input and print every head as JSON
 //   headlab-cli forward -            read the model file from stdin
-//   headlab-cli train [options]      train on the grammar's language, write a model + manifest
+//   headlab-cli train [options]      train on the grammar's language, write a model + manifest;
+//                                    --task induction: on repeated random segments
 //                                    (options: headlab-cli train --help; docs/training.md)
 // Exit status 0 on success; 1 with a one-line message on stderr for bad input; 2 for bad usage.
 #include <fstream>

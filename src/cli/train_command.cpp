@@ -1,12 +1,13 @@
 #include "cli/train_command.h"
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/induction_command.h"
+#include "cli/output_files.h"
+#include "cli/train_options.h"
 #include "engine/model_file.h"
 #include "engine/training/compare.h"
 #include "engine/training/evaluation.h"
@@ -18,75 +19,6 @@ namespace {
 
 using nlohmann::json;
 using namespace headlab::training;
-
-constexpr const char* kUsage =
-    "usage: headlab-cli train [--seed S] [--steps N] [--out assets/models/trained.json]\n"
-    "         [--layers 2] [--heads 4] [--d-model 64] [--d-ff 128] [--lr 0.003] [--batch 16]\n"
-    "         [--warmup 100] [--decay 3000 (0: constant)] [--objective masked|next] [--mask-rate 0.15]\n"
-    "         [--report-every 250] [--held-out 300] [--head-table] [--compare-one-head]\n";
-
-struct Options {
-  TrainerConfig config;
-  int steps = 3000;
-  std::string out = "assets/models/trained.json";
-  int report_every = 250;
-  int held_out = 300;
-  bool compare_one_head = false;
-  bool head_table = false;
-};
-
-bool parse_options(const std::vector<std::string>& args, Options& o, std::string& error) {
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a == "--compare-one-head" || a == "--head-table") {
-      (a == "--head-table" ? o.head_table : o.compare_one_head) = true;
-      continue;
-    }
-    if (i + 1 >= args.size()) {
-      error = a + ": missing value";
-      return false;
-    }
-    const std::string v = args[++i];
-    char* end = nullptr;
-    const double number = std::strtod(v.c_str(), &end);
-    const bool numeric = end && *end == '\0' && !v.empty();
-    const auto integer = [&](int& out) {
-      if (!numeric || number != std::floor(number) || std::fabs(number) > 1e9) return false;
-      out = static_cast<int>(number);
-      return true;
-    };
-    Architecture& arch = o.config.architecture;
-    int seed = 0;
-    bool ok = true;
-    if (a == "--seed") ok = integer(seed) && seed >= 0, o.config.seed = static_cast<std::uint32_t>(seed);
-    else if (a == "--steps") ok = integer(o.steps) && o.steps >= 0;
-    else if (a == "--out") o.out = v;
-    else if (a == "--layers") ok = integer(arch.layer_count);
-    else if (a == "--heads") ok = integer(arch.head_count);
-    else if (a == "--d-model") ok = integer(arch.d_model);
-    else if (a == "--d-ff") ok = integer(arch.d_ff);
-    else if (a == "--batch") ok = integer(o.config.batch_size);
-    else if (a == "--warmup") ok = integer(o.config.warmup_steps);
-    else if (a == "--decay") ok = integer(o.config.decay_steps);
-    else if (a == "--report-every") ok = integer(o.report_every) && o.report_every > 0;
-    else if (a == "--held-out") ok = integer(o.held_out) && o.held_out > 0;
-    else if (a == "--lr") ok = numeric, o.config.learning_rate = static_cast<float>(number);
-    else if (a == "--mask-rate") ok = numeric, o.config.masking.mask_rate = static_cast<float>(number);
-    else if (a == "--objective") {
-      ok = v == "masked" || v == "next";
-      o.config.objective = v == "next" ? Objective::next_token : Objective::masked_token;
-      arch.causal = v == "next";
-    } else {
-      error = a + ": unknown option";
-      return false;
-    }
-    if (!ok) {
-      error = a + ": bad value \"" + v + "\"";
-      return false;
-    }
-  }
-  return true;
-}
 
 json best_json(const BestHead& b, const std::string& relation, bool control) {
   return {{"relation", relation}, {"layer", b.layer}, {"head", b.head},
@@ -151,39 +83,7 @@ void print_snapshot(const json& s) {
   std::fflush(stdout);
 }
 
-// Rounds every floating-point number to `digits` significant digits (keeps model files small).
-void round_numbers(json& value, int digits) {
-  if (value.is_number_float()) {
-    const double v = value.get<double>();
-    if (v != 0.0 && std::isfinite(v)) {
-      const double scale = std::pow(10.0, digits - 1 - static_cast<int>(std::floor(std::log10(std::fabs(v)))));
-      value = std::round(v * scale) / scale;
-    }
-  } else if (value.is_array() || value.is_object()) {
-    for (json& child : value) round_numbers(child, digits);
-  }
-}
-
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream file(path, std::ios::binary);
-  file << text;
-  return static_cast<bool>(file);
-}
-
-std::string command_line(const std::vector<std::string>& args) {
-  std::string text = "headlab-cli train";
-  for (const std::string& a : args) text += " " + a;
-  return text;
-}
-
-std::string manifest_path(const std::string& model_path) {
-  const std::string suffix = ".json";
-  if (model_path.size() > suffix.size() && model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return model_path.substr(0, model_path.size() - suffix.size()) + ".manifest.json";
-  return model_path + ".manifest.json";
-}
-
-int compare_one_head(const Options& o, const Grammar& grammar) {
+int compare_one_head(const TrainOptions& o, const Grammar& grammar) {
   Result<HeadComparison> comparison = make_head_comparison(o.config, grammar);
   if (!comparison.ok()) {
     std::cerr << "headlab-cli: " << comparison.error() << "\n";
@@ -207,15 +107,16 @@ int compare_one_head(const Options& o, const Grammar& grammar) {
 int run_train(const std::vector<std::string>& args) {
   for (const std::string& a : args)
     if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
+      std::cout << kTrainUsage;
       return 0;
     }
-  Options o;
+  TrainOptions o;
   std::string error;
-  if (!parse_options(args, o, error)) {
-    std::cerr << "headlab-cli train: " << error << "\n" << kUsage;
+  if (!parse_train_options(args, o, error)) {
+    std::cerr << "headlab-cli train: " << error << "\n" << kTrainUsage;
     return 2;
   }
+  if (o.config.task == Task::induction) return run_train_induction(o, args);
   Result<Grammar> grammar = load_grammar();
   if (!grammar.ok()) {
     std::cerr << "headlab-cli: " << grammar.error() << "\n";

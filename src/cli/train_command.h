@@ -1,6 +1,7 @@
 #pragma once
 // headlab-cli train: trains a model on the grammar's language and writes a model file plus a
-// manifest (seed, steps, losses, held-out head accuracies against baselines, wall time).
+// manifest (seed, steps, losses, held-out head accuracies against baselines, wall time); with
+// --task induction, on repeated random segments (cli/induction_command.h).
 #include <string>
 #include <vector>
 

@@ -46,7 +46,8 @@ Model make_trainable_model(const Architecture& a, const std::vector<std::string>
   for (const ParameterView& p : parameters(model)) {
     const std::string name = p.name;
     float stddev = 0.0f;
-    if (name == "token_embedding" || name == "positional_table") stddev = 1.0f;
+    if (name == "token_embedding") stddev = 1.0f;
+    else if (name == "positional_table") stddev = a.position_init_stddev;
     else if (name == "W_Q" || name == "W_K" || name == "W_V" || name == "W_1") stddev = inv_sqrt_d;
     else if (name == "W_O") stddev = 1.0f / std::sqrt(static_cast<float>(a.head_count * head_dim));
     else if (name == "W_2") stddev = 1.0f / std::sqrt(static_cast<float>(std::max(1, a.d_ff)));

@@ -18,13 +18,18 @@ struct Architecture {
   Norm norm = Norm::post;    // BERT's placement (Devlin et al. 2019)
   bool residual = true;
   Positional positional = Positional::learned;
+  // Standard deviation of the learned positions at initialisation. 1 (the token embedding's
+  // scale) for the grammar task; small for the induction task, where positions as large as the
+  // tokens let layer 0 copy the position of an earlier copy and layer 1 attend one past it,
+  // instead of forming the previous-token head of the induction circuit (docs/training.md).
+  float position_init_stddev = 1.0f;
   bool causal = false;       // true for the next-token objective
   bool special_tokens = true;
 };
 
 // Initialisation: W_Q, W_K, W_V ~ N(0, 1/d_model); W_O ~ N(0, 1/(h d_v)); W_1 ~ N(0, 1/d_model),
-// W_2 ~ N(0, 1/d_ff), biases 0; LayerNorm gain 1, offset 0; token embedding and learned positions
-// ~ N(0, 1) (the scale of LayerNorm-ed rows); output bias 0.
+// W_2 ~ N(0, 1/d_ff), biases 0; LayerNorm gain 1, offset 0; token embedding ~ N(0, 1) (the scale
+// of LayerNorm-ed rows), learned positions ~ N(0, position_init_stddev^2); output bias 0.
 Model make_trainable_model(const Architecture& architecture, const std::vector<std::string>& vocabulary,
                            std::uint32_t seed);
 

@@ -1,13 +1,16 @@
 #pragma once
-// Training a model on the grammar's language, a few steps at a time, so the page can train between
-// frames without freezing: step(n) or step_for(budget) per frame, then read model() and
-// loss_history(). A Trainer is a plain value (copyable); the same config and seed give the same
-// batches and the same initial weights on every platform.
+// Training a model on the grammar's language (or on repeated random segments, the induction task),
+// a few steps at a time, so the page can train between frames without freezing: step(n) or
+// step_for(budget) per frame, then read model() and loss_history(). A Trainer is a plain value
+// (copyable); the same config and seed give the same batches and the same initial weights on
+// every platform.
 //
 //   Result<Grammar> grammar = load_grammar();
 //   Result<Trainer> trainer = Trainer::create(TrainerConfig{}, grammar.value());
 //   trainer.value().step(50);                 // 50 Adam steps, returns their mean loss
 //   const Model& model = trainer.value().model();
+//
+//   Result<Trainer> induction = Trainer::create(default_trainer_config(Task::induction));
 #include <cstdint>
 #include <vector>
 
@@ -18,11 +21,21 @@
 #include "engine/result.h"
 #include "generator.h"
 #include "grammar.h"
+#include "induction_task.h"
 #include "init.h"
 
 namespace headlab::training {
 
+// What the model learns from. Both tasks feed the same batches (Sentence -> make_batch) to the
+// same model and optimiser; only where the sequences come from differs.
+enum class Task {
+  grammar,    // sentences of the grammar's language (masked tokens by default): syntactic heads
+  induction,  // random symbols with a segment repeated (next token, causal): induction heads
+};
+
 struct TrainerConfig {
+  Task task = Task::grammar;
+  InductionConfig induction;         // the sequences of Task::induction
   Architecture architecture;         // 2 layers x 4 heads, d_model 64, d_ff 128, post-norm
   Objective objective = Objective::masked_token;
   MaskingConfig masking;
@@ -35,14 +48,25 @@ struct TrainerConfig {
   std::uint32_t seed = 1;            // initial weights and the stream of training sentences
 };
 
+// The defaults of a task. Task::grammar: TrainerConfig{}. Task::induction: the setting in which
+// a 2-layer model forms an induction head within about 1,500 steps (docs/training.md): 2 layers x
+// 4 heads of 16, d_model 64, attention only (d_ff 0), residual, pre-norm, learned positions
+// initialised at stddev 0.01, causal, next token, 26 symbols, lr 3e-3 after 100 warm-up steps,
+// constant, batch 16.
+TrainerConfig default_trainer_config(Task task);
+
 // Checks ranges (layers 1..6, heads 1..16, d_model 8..512, ...); the message names the field.
 Result<TrainerConfig> validate(const TrainerConfig& config);
 
 class Trainer {
  public:
   // A fresh model for `config` over the grammar's vocabulary. Fails with a message for a bad
-  // config or a grammar that cannot generate sentences.
+  // config or a grammar that cannot generate sentences. For Task::induction the grammar is not
+  // used (the overload below needs none).
   static Result<Trainer> create(const TrainerConfig& config, const Grammar& grammar);
+  // A task that needs no grammar (Task::induction: vocabulary [UNK], [MASK], [CLS], [SEP], a, b,
+  // ...); Task::grammar fails with a message.
+  static Result<Trainer> create(const TrainerConfig& config);
 
   // `steps` Adam steps on fresh batches; returns the mean loss of those steps.
   float step(int steps = 1);
@@ -50,7 +74,7 @@ class Trainer {
   int step_for(double budget_seconds, int max_steps = 1 << 30);
 
   const Model& model() const { return model_; }
-  const Grammar& grammar() const { return grammar_; }
+  const Grammar& grammar() const { return grammar_; }  // empty for Task::induction
   const TrainerConfig& config() const { return config_; }
   const std::vector<float>& loss_history() const { return loss_history_; }  // one loss per step
   int steps_done() const { return static_cast<int>(loss_history_.size()); }
@@ -58,11 +82,15 @@ class Trainer {
   float learning_rate() const;
   // Changes the peak learning rate from the next step on.
   void set_learning_rate(float learning_rate) { config_.learning_rate = learning_rate; }
-  // The model as a document (with a generated sentence as its input text) for model files.
+  // The model as a document (with a generated sentence or repeated sequence as its input text)
+  // for model files.
   Document document() const;
 
  private:
   Trainer() = default;
+  static Result<Trainer> create_with(const TrainerConfig& config, const Grammar* grammar);
+  // Refills sentences_ with batch_size fresh sequences of the task from data_rng_.
+  void draw_sequences();
   TrainerConfig config_;
   Grammar grammar_;
   Model model_;
