@@ -1,5 +1,6 @@
 #include "engine/symbol_sequence.h"
 
+#include <algorithm>
 #include <cassert>
 #include <random>
 #include <vector>
