@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-
-
 const char* notice_level(NoticeLevel level) {
   switch (level) {
     case NoticeLevel::info: return "info";

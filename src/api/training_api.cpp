@@ -14,7 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-
 // JSON has no NaN: a loss that is not a number (no steps yet) travels as null.
 json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
