@@ -19,7 +19,22 @@
 namespace headlab::ui {
 namespace {
 
-constexpr float kGridLabelEm = 2.6f;  // width of a composition grid's row labels ("H12"), in font heights
+constexpr float kGridLabelEm = 2.6f;
+constexpr int kStrongestShown = 3;  // entries listed under each circuit  // width of a composition grid's row labels ("H12"), in font heights
+
+// The k non-zero entries of largest magnitude, largest first.
+void find_strongest(const Matrix& m, int k, std::vector<CircuitsCache::Entry>& out) {
+  out.clear();
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      if (m(i, j) != 0.0f) out.push_back({static_cast<int>(i), static_cast<int>(j), m(i, j)});
+  const auto larger = [](const CircuitsCache::Entry& a, const CircuitsCache::Entry& b) {
+    return std::fabs(a.value) > std::fabs(b.value);
+  };
+  const std::size_t shown = std::min<std::size_t>(k, out.size());
+  std::partial_sort(out.begin(), out.begin() + shown, out.end(), larger);
+  out.resize(shown);
+}
 
 void refresh(const app::AppState& state, CircuitsCache& c) {
   const int layer = state.selection.layer, head = state.selection.head;
@@ -28,6 +43,8 @@ void refresh(const app::AppState& state, CircuitsCache& c) {
   c.qk = analysis::qk_circuit(model, layer, head);
   c.ov = analysis::ov_circuit(model, layer, head);
   c.copying = analysis::ov_copying_score(model, layer, head);
+  find_strongest(c.qk, kStrongestShown, c.qk_strongest);
+  find_strongest(c.ov, kStrongestShown, c.ov_strongest);
   const int layers = static_cast<int>(model.layers.size());
   if (layers >= 2) {
     // The pair the selected head belongs to: its layer and the next, or the last two layers.
@@ -53,26 +70,12 @@ const char* feature(const std::vector<std::string>& names, int i) {
   return i >= 0 && i < static_cast<int>(names.size()) ? names[i].c_str() : "?";
 }
 
-// The k entries of largest magnitude, as "row -> column +v" lines: on the named-feature embedding
-// they read as sentences ("adj -> noun +2.3": adjectives look for nouns).
-void strongest_entries(const Matrix& m, const std::vector<std::string>& names, const char* arrow, int k) {
-  struct Entry {
-    int row, col;
-    float value;
-  };
-  std::vector<Entry> entries;
-  entries.reserve(static_cast<std::size_t>(m.size()));
-  for (Eigen::Index i = 0; i < m.rows(); ++i)
-    for (Eigen::Index j = 0; j < m.cols(); ++j)
-      entries.push_back({static_cast<int>(i), static_cast<int>(j), m(i, j)});
-  const int shown = std::min<int>(k, static_cast<int>(entries.size()));
-  std::partial_sort(entries.begin(), entries.begin() + shown, entries.end(),
-                    [](const Entry& a, const Entry& b) { return std::fabs(a.value) > std::fabs(b.value); });
-  for (int e = 0; e < shown; ++e) {
-    if (entries[e].value == 0.0f) break;
-    ImGui::Text("  %-9s %s %-9s %+.2f", feature(names, entries[e].row), arrow, feature(names, entries[e].col),
-                entries[e].value);
-  }
+// "row -> column +v" lines: on the named-feature embedding they read as sentences ("adj looks
+// for noun +2.3": adjectives look for nouns).
+void strongest_entries(const std::vector<CircuitsCache::Entry>& entries, const std::vector<std::string>& names,
+                       const char* arrow) {
+  for (const CircuitsCache::Entry& e : entries)
+    ImGui::Text("  %-9s %s %-9s %+.2f", feature(names, e.row), arrow, feature(names, e.col), e.value);
 }
 
 // One circuit with feature names along both axes when they fit, and a tooltip that reads the
@@ -238,7 +241,7 @@ void draw_circuits_view(PanelContext& context, float width, float height) {
   ImGui::TextDisabled("row: query feature, column: key feature");
   circuit("qk", c.qk, names, side, true);
   ImGui::TextDisabled("strongest:");
-  strongest_entries(c.qk, names, "looks for", 3);
+  strongest_entries(c.qk_strongest, names, "looks for");
   ImGui::EndGroup();
   if (side_by_side) ImGui::SameLine(0.0f, font);
   ImGui::BeginGroup();
@@ -254,7 +257,7 @@ void draw_circuits_view(PanelContext& context, float width, float height) {
               "2021): +1 when the head writes back what it attends to (a copying head), -1 when it writes the "
               "opposite, near 0 when it writes something else.");
   ImGui::TextDisabled("strongest:");
-  strongest_entries(c.ov, names, "writes", 3);
+  strongest_entries(c.ov_strongest, names, "writes");
   ImGui::EndGroup();
   ImGui::Separator();
   draw_composition(state, c, width);

@@ -56,7 +56,7 @@ void score_bar(const char* name, float value, float threshold, bool primary, flo
   } else {
     draw->AddText(ImVec2(a.x + font * 0.3f, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), unscored);
   }
-  if (threshold > 0.0f)
+  if (threshold > 0.0f && std::isfinite(value))  // no mark across the "n/a" text of an unscored role
     draw->AddLine(ImVec2(a.x + bar_w * threshold, a.y - 2), ImVec2(a.x + bar_w * threshold, a.y + h + 2),
                   IM_COL32(255, 64, 160, 255), 2.0f);
   ImGui::Dummy(ImVec2(width, font));

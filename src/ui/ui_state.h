@@ -41,6 +41,12 @@ struct CircuitsCache {
   int layer = -1, head = -1;
   Matrix qk, ov;  // (d_model, d_model)
   float copying = 0.0f;
+  // The entries of largest magnitude, as (row, column, value), largest first.
+  struct Entry {
+    int row, col;
+    float value;
+  };
+  std::vector<Entry> qk_strongest, ov_strongest;
   int layer_a = -1, layer_b = -1;  // the layer pair composition is shown for; -1: one layer only
   analysis::CompositionScores composition;
   analysis::CompositionBaseline baseline;

@@ -137,20 +137,16 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     rare_word.uniform_mass = static_cast<float>(rare_uniform * inv_rows);
   }
 
-  // What all rows give row i's set of keys, averaged over the repeated rows.
-  const auto key_mass = [&](const Matrix& mask, int repeat_rows) {
+  // What all rows give the repeated rows' keys, averaged over the repeated rows: the sum over
+  // repeated rows i of (column mass on i's keys) / rows is column_mass . (the masks' column sums).
+  const auto key_mass = [&](const RowVector& key_counts, int repeat_rows) {
     if (repeat_rows == 0 || rows == 0) return 0.0f;
-    double sum = 0.0;
-    for (int i = first; i < n; ++i) {
-      const float* keys = mask.data() + static_cast<std::ptrdiff_t>(i) * n;
-      if (row_sum(keys, n) > 0.0f) sum += row_dot(column_mass.data(), keys, n) * inv_rows;
-    }
-    return static_cast<float>(sum / repeat_rows);
+    return static_cast<float>(row_dot(column_mass.data(), key_counts.data(), n) * inv_rows / repeat_rows);
   };
   out.duplicate_token = {sentence.duplicate_rows > 0 ? static_cast<float>(duplicate_mass / sentence.duplicate_rows) : 0.0f,
-                         key_mass(sentence.duplicate_mask, sentence.duplicate_rows), sentence.duplicate_rows};
+                         key_mass(sentence.duplicate_key_counts, sentence.duplicate_rows), sentence.duplicate_rows};
   out.induction = {sentence.induction_rows > 0 ? static_cast<float>(induction_mass / sentence.induction_rows) : 0.0f,
-                   key_mass(sentence.induction_mask, sentence.induction_rows), sentence.induction_rows};
+                   key_mass(sentence.induction_key_counts, sentence.induction_rows), sentence.induction_rows};
 
   ContentScore& content = out.content_similarity;
   content = {};

@@ -54,6 +54,8 @@ void fill_repeat_masks(const Tokens& tokens, SentenceContext& out) {
     out.duplicate_rows += duplicate;
     out.induction_rows += induction;
   }
+  out.duplicate_key_counts = out.duplicate_mask.colwise().sum();
+  out.induction_key_counts = out.induction_mask.colwise().sum();
 }
 
 }  // namespace

@@ -36,6 +36,10 @@ struct SentenceContext {
   // key an induction head attends to in "... A B ... A" (Olsson et al. 2022, prefix matching).
   Matrix duplicate_mask;  // (n, n)
   Matrix induction_mask;  // (n, n)
+  // Column sums of the two masks: how many repeated rows count key j. A head's key_mass (what
+  // all rows give the repeat keys) is one dot product with these per head.
+  RowVector duplicate_key_counts;  // (1, n)
+  RowVector induction_key_counts;  // (1, n)
   int duplicate_rows = 0;  // rows with an earlier copy
   int induction_rows = 0;  // rows with at least one induction target
   std::vector<int> words;  // input indices of the non-special tokens

@@ -82,11 +82,20 @@ InductionReport induction_report(const Model& model, const RepeatedSequences& he
   return report;
 }
 
-InductionHeadScores strongest_induction_head(const InductionReport& report, int layer) {
+namespace {
+
+// The head of `layer` with the largest `score` (the first on a tie); head -1 when the layer has none.
+InductionHeadScores strongest_head(const InductionReport& report, int layer, float InductionHeadScores::*score) {
   InductionHeadScores best{layer, -1};
   for (const InductionHeadScores& h : report.heads)
-    if (h.layer == layer && (best.head < 0 || h.prefix_matching > best.prefix_matching)) best = h;
+    if (h.layer == layer && (best.head < 0 || h.*score > best.*score)) best = h;
   return best;
+}
+
+}  // namespace
+
+InductionHeadScores strongest_induction_head(const InductionReport& report, int layer) {
+  return strongest_head(report, layer, &InductionHeadScores::prefix_matching);
 }
 
 InductionHeadScores strongest_induction_head(const InductionReport& report) {
@@ -101,10 +110,7 @@ InductionHeadScores strongest_induction_head(const InductionReport& report) {
 }
 
 InductionHeadScores strongest_previous_token_head(const InductionReport& report, int layer) {
-  InductionHeadScores best{layer, -1};
-  for (const InductionHeadScores& h : report.heads)
-    if (h.layer == layer && (best.head < 0 || h.previous_token > best.previous_token)) best = h;
-  return best;
+  return strongest_head(report, layer, &InductionHeadScores::previous_token);
 }
 
 InductionAblation ablate_layer0_head(const Model& model, const RepeatedSequences& held_out, int layer0_head) {
