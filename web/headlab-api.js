@@ -112,10 +112,12 @@
     lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),
     // In-page training (docs/js-api.md, "Training"): each returns the training state (or its part).
-    trainStart: (options = {}) => call({ op: 'trainStart', ...options }),   // {seed, lr}: a seed starts a new run
+    trainStart: (options = {}) => call({ op: 'trainStart', ...options }),   // {seed, lr, task}: a seed or task starts a new run
+    // The request a lesson makes: the run follows it at the next frame and the Training tab opens.
+    requestTraining: (options = {}) => call({ op: 'requestTraining', ...options }),  // {task, seed, run, fresh}
     trainPause: () => call({ op: 'trainPause' }),
     trainStep: (steps = 1) => call({ op: 'trainStep', steps }),
-    trainReset: (options = {}) => call({ op: 'trainReset', ...options }),   // {seed, lr}
+    trainReset: (options = {}) => call({ op: 'trainReset', ...options }),   // {seed, lr, task}
     trainSettings: (options) => call({ op: 'trainSettings', ...options }),  // {lr, speed: share of each frame}
     trainState: (options = {}) => call({ op: 'trainState', ...options }),   // {losses: true} adds every step's loss
     trainUseModel: () => call({ op: 'trainUseModel' }),

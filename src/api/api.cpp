@@ -202,7 +202,11 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
 std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training) {
   const json request = json::parse(request_json, nullptr, false);
   if (request.is_discarded()) return failure("request: not valid JSON").dump();
-  return dispatch(controller, training, request).dump(-1, ' ', false, json::error_handler_t::replace);
+  const json reply = dispatch(controller, training, request);
+  // A training request (requestTraining, a lesson's setup) or steps taken reach the run and the
+  // lesson goals before the caller's next request, not only at the next frame.
+  if (training) sync_training(controller, *training);
+  return reply.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::vector<std::string> api_op_names() {

@@ -73,6 +73,7 @@ json training_state_json(const TrainingSession& session, bool losses) {
   const TrainingSettings& settings = session.settings();
   json out = {{"started", session.started()},
               {"error", session.error()},
+              {"task", training::task_name(session.settings().task)},
               {"running", session.running()},
               {"seed", settings.seed},
               {"learning_rate", settings.learning_rate},
@@ -101,9 +102,21 @@ json training_state_json(const TrainingSession& session, bool losses) {
                        {"baseline", role.baseline},
                        {"direction", role.direction == training::kDependentToHead ? "dependent_to_head" : "head_to_dependent"}});
     }
-    timeline.push_back({{"step", sample.step}, {"train_loss", number(sample.train_loss)},
-                        {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}});
+    json entry = {{"step", sample.step}, {"train_loss", number(sample.train_loss)},
+                  {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}};
+    if (!sample.induction.empty()) {
+      entry["repeat_loss"] = number(sample.repeat_loss);
+      for (std::size_t k = 0; k < sample.induction.size() && k < entry["heads"].size(); ++k) {
+        const training::InductionHeadScores& s = sample.induction[k];
+        entry["heads"][k]["prefix_matching"] = s.prefix_matching;
+        entry["heads"][k]["previous_token"] = s.previous_token;
+        entry["heads"][k]["duplicate_token"] = s.duplicate_token;
+      }
+    }
+    timeline.push_back(std::move(entry));
   }
+  const int phase_change = session.phase_change_step();
+  out["phase_change_step"] = phase_change >= 0 ? json(phase_change) : json(nullptr);
   out["roles"] = timeline.empty() ? json::array() : timeline.back()["heads"];
   out["timeline"] = std::move(timeline);
   if (losses) out["losses"] = losses_json(trainer->loss_history());
@@ -137,13 +150,16 @@ json handle_training_op(TrainingSession& session, Controller& controller, const 
     return success(training_state_json(session, false));
   }
   if (op == "trainStart" || op == "trainReset") {
-    RequestFields fields(request, {"seed", "lr"});
+    RequestFields fields(request, {"seed", "lr", "task"});
     std::uint32_t seed = session.settings().seed;
     float lr = session.settings().learning_rate;
-    if (!fields.seed("seed", seed) || !fields.number("lr", kMinLearningRate, kMaxLearningRate, lr))
+    training::Task task = session.settings().task;
+    if (!fields.seed("seed", seed) || !fields.number("lr", kMinLearningRate, kMaxLearningRate, lr) ||
+        !fields.one_of("task", {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}}, task))
       return failure(fields.error());
-    // trainStart goes on with the current run unless a seed asks for a new one.
-    if (op == "trainReset" || fields.has("seed") || !session.started()) error = session.reset(seed, lr);
+    // trainStart goes on with the current run unless a seed or another task asks for a new one.
+    if (op == "trainReset" || fields.has("seed") || task != session.settings().task || !session.started())
+      error = session.reset(seed, lr, task);
     else session.set_learning_rate(lr);
     if (!error.empty()) return failure(error);
     if (op == "trainStart") session.set_running(true);

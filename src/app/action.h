@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/model.h"
+#include "engine/training/task.h"
 
 namespace headlab::app {
 
@@ -144,12 +145,23 @@ struct SetTheme {
   Theme theme = Theme::dark;
 };
 
+// Asks the page's training run (app/training_session.h) for `task` from `seed`: a new run when
+// `fresh` or when the current run is of another task or seed (else it goes on), then playing or
+// paused as `run` says. Not an edit: it is recorded in the AppState, and the session follows it
+// at the next frame, so a lesson asks for training the way the Training tab and the JS API do.
+struct RequestTraining {
+  training::Task task = training::Task::grammar;
+  std::uint32_t seed = 1;
+  bool run = false;
+  bool fresh = false;
+};
+
 using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
-                            SetPositional, Randomize, ResetHead, LoadModel, SetTheme>;
+                            SetPositional, Randomize, ResetHead, LoadModel, SetTheme, RequestTraining>;
 
-// False for the actions that change no part of the document (selection, theme): they make no undo
+// False for the actions that change no part of the document (selection, theme, training): they make no undo
 // step and need no recompute.
 bool changes_document(const Action& action);
 

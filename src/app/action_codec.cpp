@@ -24,6 +24,7 @@ constexpr EnumName<Embedding> kEmbeddings[] = {
 constexpr EnumName<Positional> kPositionals[] = {
     {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
 constexpr EnumName<Theme> kThemes[] = {{"dark", Theme::dark}, {"light", Theme::light}};
+constexpr EnumName<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}};
 
 const auto& enum_names(WeightMatrix) { return kWeightMatrices; }
 const auto& enum_names(Axis) { return kAxes; }
@@ -31,6 +32,7 @@ const auto& enum_names(Norm) { return kNorms; }
 const auto& enum_names(Embedding) { return kEmbeddings; }
 const auto& enum_names(Positional) { return kPositionals; }
 const auto& enum_names(Theme) { return kThemes; }
+const auto& enum_names(training::Task) { return kTasks; }
 
 // A weight line in a request is at most this long (the widest matrix has 512 entries a line).
 constexpr std::size_t kMaxLineLength = 1000000;
@@ -284,6 +286,17 @@ template <>
 struct Op<SetTheme> {
   static constexpr const char* name = "setTheme";
   template <class V, class S> static void fields(V& v, S& a) { v("theme", a.theme); }
+};
+
+template <>
+struct Op<RequestTraining> {
+  static constexpr const char* name = "requestTraining";
+  template <class V, class S> static void fields(V& v, S& a) {
+    v("task", a.task);
+    v.with_default("seed", a.seed);
+    v.with_default("run", a.run);
+    v.with_default("fresh", a.fresh);
+  }
 };
 
 // [SECTION] Dispatch by op name (decode) and by variant index (encode).

@@ -38,6 +38,7 @@ void update_goal(AppState& state, const Resources& resources) {
   const lessons::Step& step = lesson.steps[p.step];
   lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &resources.lexicon,
                          &resources.analysis.gold};
+  if (state.training) view.training = &*state.training;
   if (const lessons::Goal* probe = lessons::find_probe_goal(step.goal)) {
     p.probe = ProbeReading{probe->layer, probe->head, probe->min, lessons::run_probe_goal(*probe, view)};
     view.probed = probe;

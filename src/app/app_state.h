@@ -2,9 +2,11 @@
 // Everything the lab shows, as one value the UI reads: the document being edited, the prepared
 // input, the forward trace and the notices. UI-only state (hover, open panels) lives in ui/.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/action.h"
 #include "app/lesson_progress.h"
 #include "engine/analysis/analysis.h"
 #include "engine/document.h"
@@ -42,6 +44,11 @@ struct AppState {
   Preferences preferences;
   Selection selection;
   std::vector<Notice> notices;  // newest last; the UI shows and dismisses them
+  // The last RequestTraining (the page's training run follows each new serial once) and what the
+  // run measured at its latest held-out sample, for training goals (not saved).
+  RequestTraining training_request;
+  std::uint64_t training_request_serial = 0;
+  std::optional<lessons::TrainingReading> training;
   std::uint64_t revision = 0;   // bumps whenever the trace was recomputed
   bool dirty = true;            // the document changed since the last recompute
 };

@@ -117,10 +117,17 @@ std::string perform(AppState& state, const Resources&, const SetTheme& a) {
   return {};
 }
 
+std::string perform(AppState& state, const Resources&, const RequestTraining& a) {
+  state.training_request = a;
+  ++state.training_request_serial;
+  return {};
+}
+
 }  // namespace
 
 bool changes_document(const Action& action) {
-  return !std::holds_alternative<SelectHead>(action) && !std::holds_alternative<SetTheme>(action);
+  return !std::holds_alternative<SelectHead>(action) && !std::holds_alternative<SetTheme>(action) &&
+         !std::holds_alternative<RequestTraining>(action);
 }
 
 ActionResult apply(AppState& state, const Resources& resources, const Action& action) {

@@ -55,4 +55,9 @@ bool Controller::redo() {
   return true;
 }
 
+void Controller::observe_training(lessons::TrainingReading reading) {
+  state_.training = std::move(reading);
+  refresh_goal();
+}
+
 }  // namespace headlab::app

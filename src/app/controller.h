@@ -31,6 +31,9 @@ class Controller {
   // A notice from outside the app (the page, training): no undo step.
   void notify(NoticeLevel level, std::string text);
 
+  // The training run's latest held-out sample (not an edit): training goals are checked again.
+  void observe_training(lessons::TrainingReading reading);
+
   // Lesson progress is not part of the document: moving between steps records no undo step.
   LessonProgress& progress() { return state_.progress; }
   void refresh_goal() { update_goal(state_, resources_); }

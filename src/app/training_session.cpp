@@ -4,6 +4,8 @@
 #include <cctype>
 #include <chrono>
 
+#include "engine/embedding.h"
+#include "engine/forward.h"
 #include "engine/model_file.h"
 #include "engine/training/gold_corpus.h"
 #include "engine/training/grammar.h"
@@ -65,16 +67,20 @@ std::string TrainingSession::ensure_started() {
   return reset(settings_.seed, settings_.learning_rate);
 }
 
-std::string TrainingSession::reset(std::uint32_t seed, float learning_rate) {
-  training::TrainerConfig config;
+std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task) {
+  training::TrainerConfig config = training::default_trainer_config(task.value_or(settings_.task));
   config.seed = seed;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
   Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
   if (!trainer.ok()) return error_ = "Training is unavailable: " + trainer.error();
   error_.clear();
   trainer_ = std::move(trainer).value();
+  settings_.task = config.task;
   settings_.seed = seed;
   settings_.learning_rate = config.learning_rate;
+  if (config.task == training::Task::induction)
+    induction_held_out_ = training::held_out_repeated_segments(config.induction, seed, settings_.induction_held_out_count,
+                                                               config.architecture.special_tokens);
   if (held_out_.empty()) {
     held_out_ = training::held_out_sentences(*grammar_, kHeldOutSeed, settings_.held_out_count,
                                              config.architecture.special_tokens);
@@ -119,6 +125,12 @@ void TrainingSession::sample_timeline() {
   sample.step = step;
   const int since = timeline_.empty() ? step : step - timeline_.back().step;
   sample.train_loss = training::mean_recent_loss(trainer, since);
+  ++samples_taken_;
+  if (settings_.task == training::Task::induction) {
+    sample_induction(sample);
+    timeline_.push_back(std::move(sample));
+    return;
+  }
   const training::TrainerConfig& config = trainer.config();
   sample.held_out_loss =
       training::held_out_loss(trainer.model(), *grammar_, held_out_, config.objective, config.masking, kHeldOutSeed);
@@ -128,6 +140,78 @@ void TrainingSession::sample_timeline() {
   sample.heads.reserve(labels.size());
   for (const analysis::PooledHead& head : labels) sample.heads.push_back(head_role(head, label_resources_.config));
   timeline_.push_back(std::move(sample));
+}
+
+void TrainingSession::sample_induction(TimelineSample& sample) const {
+  const Model& model = trainer_->model();
+  const training::InductionReport report = training::induction_report(model, induction_held_out_);
+  sample.held_out_loss = report.loss;
+  sample.repeat_loss = report.repeat_loss;
+  sample.induction = report.heads;
+  // The labels are the lab's own, pooled over the held-out sequences as the lab would label each.
+  std::vector<Tokens> inputs;
+  std::vector<Trace> traces(induction_held_out_.sequences.size());
+  for (std::size_t s = 0; s < induction_held_out_.sequences.size(); ++s) {
+    inputs.push_back(training::symbol_tokens(induction_held_out_.sequences[s]));
+    forward(model, embed(inputs.back(), model), traces[s]);
+  }
+  analysis::Resources symbols;  // random symbols have no parse: the lab's thresholds, no gold
+  symbols.config = *lab_label_config_;
+  for (const analysis::PooledHead& head : analysis::label_heads_pooled(inputs, traces, model.causal, symbols))
+    sample.heads.push_back(head_role(head, symbols.config));
+}
+
+int TrainingSession::phase_change_step() const {
+  if (settings_.task != training::Task::induction) return -1;
+  for (const TimelineSample& sample : timeline_) {
+    if (sample.induction.empty()) continue;
+    training::InductionReport report;
+    report.heads = sample.induction;
+    report.head_count = trainer_ ? trainer_->model().layers[0].head_count() : 0;
+    if (report.head_count > 0 && training::strongest_induction_head(report).prefix_matching >= training::kInductionFormedScore)
+      return sample.step;
+  }
+  return -1;
+}
+
+lessons::TrainingReading TrainingSession::reading() const {
+  lessons::TrainingReading out;
+  if (!trainer_ || timeline_.empty()) return out;
+  const TimelineSample& sample = timeline_.back();
+  out.task = std::string(training::task_name(settings_.task));
+  out.steps = sample.step;
+  out.sample = samples_taken_;
+  const Model& model = trainer_->model();
+  std::size_t index = 0;
+  for (int l = 0; l < static_cast<int>(model.layers.size()); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) {
+      lessons::TrainingHeadReading head;
+      head.layer = l;
+      head.head = h;
+      if (index < sample.induction.size()) {
+        head.prefix_matching = sample.induction[index].prefix_matching;
+        head.previous_token = sample.induction[index].previous_token;
+        head.duplicate_token = sample.induction[index].duplicate_token;
+      }
+      out.heads.push_back(head);
+    }
+  return out;
+}
+
+void TrainingSession::follow(const AppState& state) {
+  if (state.training_request_serial == followed_request_) return;
+  followed_request_ = state.training_request_serial;
+  const RequestTraining& request = state.training_request;
+  if (request.fresh || !trainer_ || settings_.task != request.task || settings_.seed != request.seed)
+    if (!reset(request.seed, settings_.learning_rate, request.task).empty()) return;
+  set_running(request.run);
+}
+
+void sync_training(Controller& controller, TrainingSession& session) {
+  session.follow(controller.state());
+  const std::optional<lessons::TrainingReading>& seen = controller.state().training;
+  if (session.samples_taken() > 0 && (!seen || seen->sample != session.samples_taken()))
+    controller.observe_training(session.reading());
 }
 
 void TrainingSession::train_within(double budget_seconds, double start) {
@@ -187,6 +271,8 @@ void TrainingSession::update_rates(double now) {
 
 std::string TrainingSession::start_probes() {
   if (std::string e = ensure_started(); !e.empty()) return e;
+  if (settings_.task != training::Task::grammar)
+    return "Probes read parts of speech and relations, which random symbols do not have: train the grammar task to probe.";
   probe_data_ = training::prepare_probes(trainer_->model(), *grammar_, probe_config_);
   probes_ = {};
   probes_.step = trainer_->steps_done();
@@ -226,7 +312,15 @@ int TrainingSession::step_comparison(int steps) {
 
 std::string TrainingSession::use_in_lab(Controller& controller) const {
   if (!trainer_) return "Nothing has been trained yet.";
-  Document document = trainer_->document();
+  Document document = trainer_->document();  // the induction task's: a held-out repeated sequence
+  if (settings_.task == training::Task::induction) {
+    const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
+    if (!loaded.ok()) return loaded.error;
+    controller.notify(NoticeLevel::info, "Loaded the induction model trained for " + std::to_string(trainer_->steps_done()) +
+                                             " steps (seed " + std::to_string(settings_.seed) +
+                                             ") with a repeated symbol sequence; Ctrl+Z brings the previous model back.");
+    return {};
+  }
   const std::vector<std::string>& vocab = document.model.vocab;
   const auto known = [&](const std::string& word) { return std::find(vocab.begin(), vocab.end(), lower(word)) != vocab.end(); };
   // An annotated sentence in the trained vocabulary lets the lab score syntax on it.

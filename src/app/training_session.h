@@ -14,16 +14,20 @@
 #include <string>
 #include <vector>
 
+#include "app/app_state.h"
 #include "app/controller.h"
 #include "engine/analysis/pooled_labels.h"
 #include "engine/training/compare.h"
 #include "engine/training/evaluation.h"
+#include "engine/training/induction_evaluation.h"
+#include "lessons/goal.h"
 #include "engine/training/probe.h"
 #include "engine/training/trainer.h"
 
 namespace headlab::app {
 
 struct TrainingSettings {
+  training::Task task = training::Task::grammar;  // masked words of the grammar, or induction
   std::uint32_t seed = 1;        // initial weights and the stream of training sentences
   float learning_rate = 3e-3f;   // peak; warm-up and decay as TrainerConfig
   // "Speed": the share of each frame spent training (at least one step is taken). A share of the
@@ -32,6 +36,9 @@ struct TrainingSettings {
   float speed = 0.5f;
   int sample_every = 100;        // steps between two samples of the role timeline
   int held_out_count = 60;       // held-out sentences the timeline is measured on
+  // Held-out repeated sequences of the induction task: the CLI's 200 take about 0.25 s natively
+  // to score, too long a pause between two frames; 100 move its numbers by about 0.01.
+  int induction_held_out_count = 100;
 };
 inline constexpr float kMinSpeed = 0.1f, kMaxSpeed = 0.8f;
 // Whatever the frame interval (a background tab gets one frame a second), a frame trains at most this long.
@@ -54,6 +61,10 @@ struct TimelineSample {
   float train_loss = 0.0f;     // mean over the steps since the previous sample (0 at step 0)
   float held_out_loss = 0.0f;
   std::vector<HeadRole> heads;  // layer-major
+  // Induction task: the loss inside the second copies and every head's prefix-matching,
+  // previous-token and duplicate-token scores (training/induction_evaluation.h), layer-major.
+  float repeat_loss = 0.0f;
+  std::vector<training::InductionHeadScores> induction;
 };
 
 // The timeline's form of one pooled head label; `config` gives the threshold of non-syntactic roles.
@@ -76,8 +87,19 @@ class TrainingSession {
   // Builds the first trainer (on first use, so the page starts fast).
   // "" or why training is unavailable; the error is kept in error().
   std::string ensure_started();
-  // A fresh run from `seed` at `learning_rate`: losses, timeline and probes start over.
-  std::string reset(std::uint32_t seed, float learning_rate);
+  // A fresh run from `seed` at `learning_rate` (of `task`, or of the current task): losses,
+  // timeline and probes start over.
+  std::string reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task = {});
+
+  // Carries out the AppState's training request once per new serial (RequestTraining: a lesson,
+  // the Training tab or the JS API asked for it). The platform calls sync_training() each frame.
+  void follow(const AppState& state);
+  // The latest timeline sample as lesson goals read it (empty task before the first run).
+  lessons::TrainingReading reading() const;
+  std::uint64_t samples_taken() const { return samples_taken_; }
+  // Induction task: the step of the first sample at which a head of layer 1 or deeper (layer 0
+  // of a 1-layer model) reached training::kInductionFormedScore, the phase change; -1 before.
+  int phase_change_step() const;
 
   void set_running(bool running);
   bool running() const { return running_; }
@@ -92,7 +114,7 @@ class TrainingSession {
   // steps the comparison when it runs. Returns the seconds spent.
   double advance_frame();
 
-  // Probes of the current model: the forward passes now, then one head per frame (or all at once
+  // Probes of the current model (grammar task: they read parts of speech): the forward passes now, then one head per frame (or all at once
   // with finish_probes, for the API).
   std::string start_probes();
   void finish_probes();
@@ -130,6 +152,7 @@ class TrainingSession {
 
  private:
   void sample_timeline();
+  void sample_induction(TimelineSample& sample) const;
   void train_within(double budget_seconds, double start);
   void update_rates(double now);
 
@@ -138,9 +161,12 @@ class TrainingSession {
   const analysis::LabelConfig* lab_label_config_;  // the lab's thresholds (labels.json)
   std::optional<training::Trainer> trainer_;
   std::vector<training::Sentence> held_out_;
+  training::RepeatedSequences induction_held_out_;  // of settings_.seed
   // The lab's thresholds and the held-out sentences as gold annotations, for labelling heads.
   analysis::Resources label_resources_;
   std::vector<TimelineSample> timeline_;
+  std::uint64_t samples_taken_ = 0;
+  std::uint64_t followed_request_ = 0;
   bool running_ = false;
   std::string error_;
 
@@ -165,5 +191,9 @@ class TrainingSession {
   };
   std::deque<RateMark> marks_;  // the last two seconds of frames
 };
+
+// Once per frame (and after a training request of the JS API): the session follows the state's
+// training request, and a new held-out sample reaches the state's training reading (goals).
+void sync_training(Controller& controller, TrainingSession& session);
 
 }  // namespace headlab::app

@@ -20,6 +20,7 @@ constexpr KindName kKinds[] = {{"label", GoalKind::label},       {"attention", G
                                {"head_count", GoalKind::head_count}, {"pruned", GoalKind::pruned},
                                {"weight", GoalKind::weight},     {"d_k", GoalKind::d_k},
                                {"output_block", GoalKind::output_block}, {"probe", GoalKind::probe},
+                               {"training", GoalKind::training},
                                {"all", GoalKind::all},           {"any", GoalKind::any},
                                {"not", GoalKind::negation}};
 
@@ -46,6 +47,15 @@ bool some_head(const Goal& g, const GoalView& v, F f) {
   for (int h = 0; h < count; ++h)
     if (f(h)) return true;
   return false;
+}
+
+// The scores a training goal can name (TrainingHeadReading's fields, by role id).
+constexpr const char* kTrainingRoles[] = {"induction", "previous_token", "duplicate_token"};
+
+float training_role_score(const TrainingHeadReading& head, const std::string& role) {
+  if (role == "induction") return head.prefix_matching;
+  if (role == "previous_token") return head.previous_token;
+  return head.duplicate_token;
 }
 
 bool label_matches(const std::string& wanted, const std::string& actual) {
@@ -127,6 +137,14 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
     if (!text("task", task)) return R::failure(r.error());
     if (!analysis::parse_probe_task(task, g.task)) return R::failure(path + ".task: expected \"pos\" or \"previous_pos\"");
   }
+  if (g.kind == GoalKind::training) {
+    if (!text("task", g.training_task)) return R::failure(r.error());
+    if (g.training_task != "grammar" && g.training_task != "induction")
+      return R::failure(path + ".task: expected \"grammar\" or \"induction\"");
+    bool known_role = false;
+    for (const char* role : kTrainingRoles) known_role = known_role || g.role == role;
+    if (!known_role) return R::failure(path + ".role: expected \"induction\", \"previous_token\" or \"duplicate_token\"");
+  }
   if (g.kind == GoalKind::label) {
     analysis::Role role;
     const bool ok = g.label == "syntactic" || g.label == analysis::kMixedLabel || g.label.rfind("syntactic:", 0) == 0 ||
@@ -199,6 +217,7 @@ bool goal_met(const Goal& g, const GoalView& v) {
       const analysis::ExampleProbe probe = run_probe_goal(g, v);
       return within(probe.accuracy, g) && probe.selectivity >= g.min_selectivity;
     }
+    case GoalKind::training: return v.training && within(training_goal_score(g, *v.training), g);
     case GoalKind::weight: {
       if (!layer_ok) return false;
       const Layer& layer = v.model.layers[g.layer];
@@ -214,6 +233,24 @@ bool goal_met(const Goal& g, const GoalView& v) {
     }
   }
   return false;
+}
+
+const Goal* find_training_goal(const Goal& goal) {
+  if (goal.kind == GoalKind::training) return &goal;
+  for (const Goal& child : goal.goals)
+    if (const Goal* found = find_training_goal(child)) return found;
+  return nullptr;
+}
+
+double training_goal_score(const Goal& goal, const TrainingReading& reading) {
+  double best = NAN;
+  if (reading.task != goal.training_task) return best;
+  for (const TrainingHeadReading& head : reading.heads)
+    if (head.layer == goal.layer && (goal.head < 0 || head.head == goal.head)) {
+      const double score = training_role_score(head, goal.role);
+      if (!(score <= best)) best = score;
+    }
+  return best;
 }
 
 const Goal* find_probe_goal(const Goal& goal) {

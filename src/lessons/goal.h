@@ -14,8 +14,12 @@
 //   {"kind": "probe", "layer": 0, "head": 0, "task": "previous_pos", "min": 0.9, "min_selectivity": 0.3}
 //       (a linear probe on the head's output Z_i over the annotated example sentences:
 //        held-out accuracy and selectivity over a control task; analysis/example_probe.h)
+//   {"kind": "training", "task": "induction", "layer": 1, "head": -1, "role": "induction", "min": 0.4}
+//       (the in-page training run's latest held-out sample: its task, and a head's prefix matching
+//        ("induction"), previous-token or duplicate-token score; never met before the run has one)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer". Tokens are named by text (first match) or by index.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,7 +36,7 @@
 
 namespace headlab::lessons {
 
-enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, all, any, negation };
+enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, training, all, any, negation };
 
 struct Goal {
   GoalKind kind = GoalKind::all;
@@ -47,8 +51,26 @@ struct Goal {
   int col = 0;
   analysis::ProbeTask task = analysis::ProbeTask::pos;  // probe
   double min_selectivity = -1e300;                      // probe
+  std::string training_task;                            // training: "grammar" | "induction"
   double min = -1e300, max = 1e300;
   std::vector<Goal> goals;  // all / any / negation (one)
+};
+
+// What training goals read: the scores of every head of the in-page training run on its held-out
+// sequences at its latest sample (app/training_session.h fills it; the page's training tab shows
+// the same numbers).
+struct TrainingHeadReading {
+  int layer = 0;
+  int head = 0;
+  float prefix_matching = 0.0f;  // induction task only
+  float previous_token = 0.0f;
+  float duplicate_token = 0.0f;  // induction task only
+};
+struct TrainingReading {
+  std::string task;  // "grammar" | "induction"
+  int steps = 0;     // trainer steps at the sample
+  std::uint64_t sample = 0;  // which sample of the session (counts up), so each is taken once
+  std::vector<TrainingHeadReading> heads;  // layer-major
 };
 
 // What goals read: everything after a forward pass and its analysis.
@@ -63,10 +85,18 @@ struct GoalView {
   // The reading of `probed` already computed for this state (a probe costs milliseconds).
   const Goal* probed = nullptr;
   const analysis::ExampleProbe* probe_reading = nullptr;
+  // Training goals read this; without it they are never met.
+  const TrainingReading* training = nullptr;
 };
 
 Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
 bool goal_met(const Goal& goal, const GoalView& view);
+
+// The first training goal in `goal` (itself or inside all/any/not), or null.
+const Goal* find_training_goal(const Goal& goal);
+// A training goal's number on `reading`: the highest score of its role over the heads it names
+// (NaN when the reading is of another task or has no such head), for "0.12 / 0.40" in the panel.
+double training_goal_score(const Goal& goal, const TrainingReading& reading);
 
 // The first probe goal in `goal` (itself or inside all/any/not), or null: the lesson panel shows
 // its live accuracy so the learner sees how close they are.

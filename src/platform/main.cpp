@@ -176,7 +176,9 @@ void frame(void* arg) {
   }
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.
+  headlab::app::sync_training(*p.controller, *p.training);
   p.training->advance_frame();
+  headlab::app::sync_training(*p.controller, *p.training);
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplSDL2_NewFrame();
   ImGui::NewFrame();

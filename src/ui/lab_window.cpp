@@ -145,6 +145,13 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
   ui.next_hovered_token = -1;
   ui.widget_rects.clear();
   handle_shortcuts(actions, ui);
+  const app::AppState& state = controller.state();
+  if (state.training_request_serial != ui.shown_training_request) {
+    ui.shown_training_request = state.training_request_serial;
+    ui.detail = DetailView::training;
+    ui.training_seed = static_cast<int>(state.training_request.seed);
+    ui.training_view = TrainingView::progress;
+  }
   const std::vector<std::string> tokens = token_texts(controller.state());
   const std::vector<std::string> features = feature_names(controller.state().document.model);
   PanelContext context{actions,   ui, tokens, features, resources.example_sentences, resources.ui_text, resources.presets,

@@ -114,6 +114,20 @@ void step_view(PanelContext& context) {
     ImGui::TextWrapped("%s", detail);
     ImGui::PopStyleColor();
   }
+  if (const lessons::Goal* training = lessons::find_training_goal(step.goal)) {
+    // The training run's number the goal is about, against its target, as the run goes on.
+    const double value = state.training ? lessons::training_goal_score(*training, *state.training) : NAN;
+    char overlay[160];
+    if (std::isfinite(value)) {
+      const std::string role = "goal_training_" + training->role;
+      std::snprintf(overlay, sizeof overlay, context.text.get("goal_training_bar", language), training->layer,
+                    context.text.get(role.c_str(), language), value, training->min, state.training->steps);
+    } else {
+      std::snprintf(overlay, sizeof overlay, "%s", context.text.get("goal_training_waiting", language));
+    }
+    const float fraction = std::isfinite(value) && training->min > 0.0 ? static_cast<float>(value / training->min) : 0.0f;
+    ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-1, 0), overlay);
+  }
   ImGui::EndChild();
   register_item(context.ui, "lesson/goal");
   ImGui::PopStyleColor();

@@ -81,6 +81,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
       y_max = std::max(y_max, s.y[i]);
     }
   if (!std::isfinite(y_max)) y_min = 0.0f, y_max = 1.0f;
+  y_max = std::max(y_max, options.y_max_at_least);
   if (y_max - y_min < 1e-3f) y_max = y_min + 1.0f;
   y_max += (y_max - y_min) * 0.05f;
   const float x_min = options.x_min;
@@ -110,6 +111,21 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     format_tick(text, sizeof text, t);
     const float w = ImGui::CalcTextSize(text).x;
     if (x + w * 0.5f < title_x - font * 0.4f) draw->AddText(ImVec2(x - w * 0.5f, b.y + font * 0.2f), label, text);
+  }
+
+  if (options.guide_y >= y_min && options.guide_y <= y_max) {
+    // Dashed: it is a threshold, not data.
+    const float y = to_screen(x_min, options.guide_y).y;
+    for (float x = a.x; x < b.x; x += font * 0.8f)
+      draw->AddLine(ImVec2(x, y), ImVec2(std::min(b.x, x + font * 0.45f), y), ImGui::GetColorU32(ImGuiCol_Text, 0.55f), 1.2f);
+  }
+  if (options.mark_x >= x_min && options.mark_x <= x_max) {
+    const float x = to_screen(options.mark_x, y_min).x;
+    const ImU32 colour = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
+    draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), colour, 2.0f);
+    const float w = ImGui::CalcTextSize(options.mark_label).x;
+    const float text_x = x + font * 0.3f + w < b.x ? x + font * 0.3f : x - font * 0.3f - w;
+    draw->AddText(ImVec2(text_x, b.y - font * 1.2f), colour, options.mark_label);
   }
 
   // Curves: one averaged point per five pixels, so batch-to-batch noise becomes a readable trend.

@@ -22,6 +22,10 @@ struct PlotOptions {
   float x_min = 0.0f;        // the x axis spans at least [x_min, x_max_at_least]
   float x_max_at_least = 1.0f;
   bool y_from_zero = true;   // losses: the y axis starts at 0 so falling curves compare honestly
+  float y_max_at_least = 0.0f;  // scores in [0, 1]: 1, so a score near 0 does not fill the plot
+  float mark_x = -1.0f;         // >= 0: a labelled vertical line at this step (the phase change)
+  const char* mark_label = "";
+  float guide_y = -1.0f;        // >= 0: a dashed horizontal line at this value (a threshold)
 };
 
 // About `target` round tick values (steps of 1, 2 or 5 x 10^k) within [lo, hi].

@@ -1,6 +1,8 @@
-// Training tab (issue 7): play / pause / step a small transformer on the grammar's language, with
-// learning rate, seed and speed; the loss curve and the per-head role timeline; probes of every
-// head on demand; one big head against several small ones. The numbers come from the
+// Training tab: play / pause / step a small transformer on one of two tasks (masked words of the
+// grammar's language, or next symbol on repeated random segments, where induction heads form),
+// with learning rate, seed and speed; the loss curve and the per-head role timeline (for the
+// induction task also every head's prefix-matching and previous-token curves with the phase change
+// marked); probes of every head on demand; one big head against several small ones. The numbers come from the
 // TrainingSession (app/), which trains within a per-frame budget; this file only draws and clicks.
 #include <algorithm>
 #include <cmath>
@@ -21,6 +23,11 @@ namespace {
 constexpr ImU32 kTrainColour = IM_COL32(86, 180, 233, 255);    // sky blue
 constexpr ImU32 kHeldOutColour = IM_COL32(230, 159, 0, 255);   // orange
 constexpr ImU32 kControlColour = IM_COL32(150, 150, 150, 255);
+constexpr ImU32 kRepeatColour = IM_COL32(204, 121, 167, 255);  // reddish purple
+// One colour per head index in the per-head curves (Okabe-Ito, distinguishable with colour blindness).
+constexpr ImU32 kHeadColours[] = {IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),   IM_COL32(0, 158, 115, 255),
+                                  IM_COL32(240, 228, 66, 255), IM_COL32(86, 180, 233, 255), IM_COL32(204, 121, 167, 255),
+                                  IM_COL32(230, 159, 0, 255),  IM_COL32(150, 150, 150, 255)};
 
 // The tab's words in the learner's language (assets/ui_text.json, keys "train_*").
 struct Words {
@@ -38,6 +45,22 @@ void wrapped_disabled(const char* text) {
 }
 
 // Buttons first, then the seed, learning rate and speed groups; each group wraps as a whole.
+// Which task the run trains on; a choice is a RequestTraining (a fresh, paused run of that task
+// from the seed field), the same request a lesson makes.
+void draw_task_choice(const app::TrainingSession& session, PanelContext& context, const Words& t) {
+  LabUiState& ui = context.ui;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(t("train_task"));
+  ImGui::SameLine();
+  const char* const tasks[2] = {t("train_task_grammar"), t("train_task_induction")};
+  static const char* const kTaskIds[2] = {ids::kTrainTaskGrammar, ids::kTrainTaskInduction};
+  int task = session.settings().task == training::Task::induction ? 1 : 0;
+  if (segmented("training_task", tasks, 2, task, &ui, kTaskIds))
+    context.actions.emit(app::RequestTraining{task == 1 ? training::Task::induction : training::Task::grammar,
+                                              static_cast<std::uint32_t>(ui.training_seed), false, true});
+  help_marker(t(task == 1 ? "train_task_induction_help" : "train_task_grammar_help"));
+}
+
 void draw_controls(app::TrainingSession& session, PanelContext& context, const Words& t) {
   LabUiState& ui = context.ui;
   const float font = ImGui::GetFontSize();
@@ -104,7 +127,7 @@ void draw_status(const app::TrainingSession& session, const Words& t) {
   const training::Trainer& trainer = *session.trainer();
   const int steps = trainer.steps_done();
   if (steps == 0) {
-    wrapped_disabled(t("train_step0"));
+    wrapped_disabled(t(session.settings().task == training::Task::induction ? "train_step0_symbols" : "train_step0"));
     return;
   }
   int roles = 0;
@@ -122,25 +145,85 @@ void draw_status(const app::TrainingSession& session, const Words& t) {
   ImGui::TextDisabled("%s", speed);
 }
 
+// One score of every head of the chosen layers over the samples, one line per head.
+void head_score_plot(const char* id, const app::TrainingSession& session, bool layer0, float score_of(const training::InductionHeadScores&),
+                     ImVec2 size, const PlotOptions& options) {
+  const std::vector<app::TimelineSample>& timeline = session.timeline();
+  const Model& model = session.trainer()->model();
+  const int layers = static_cast<int>(model.layers.size());
+  std::vector<float> steps;
+  for (const app::TimelineSample& s : timeline) steps.push_back(static_cast<float>(s.step));
+  // Scores per series, kept alive until the plot is drawn.
+  std::vector<std::vector<float>> values;
+  std::vector<std::string> names;
+  std::vector<std::pair<int, int>> heads;
+  for (int l = layer0 ? 0 : (layers > 1 ? 1 : 0); l < (layer0 ? 1 : layers); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h) heads.emplace_back(l, h);
+  for (const auto& [l, h] : heads) {
+    std::vector<float> v;
+    const std::size_t index = static_cast<std::size_t>(l * model.layers[0].head_count() + h);
+    for (const app::TimelineSample& s : timeline) v.push_back(index < s.induction.size() ? score_of(s.induction[index]) : NAN);
+    values.push_back(std::move(v));
+    names.push_back("L" + std::to_string(l) + "H" + std::to_string(h));
+  }
+  std::vector<PlotSeries> series;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    series.push_back({values[k].data(), steps.data(), static_cast<int>(steps.size()),
+                      kHeadColours[(heads[k].first * 3 + heads[k].second) % 8], names[k].c_str()});
+  line_plot(id, series, size, options);
+}
+
 void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
   const float font = ImGui::GetFontSize();
   const training::Trainer& trainer = *session.trainer();
-  std::vector<float> held_out_steps, held_out_losses;
+  const bool induction = session.settings().task == training::Task::induction;
+  std::vector<float> held_out_steps, held_out_losses, repeat_losses;
   for (const app::TimelineSample& s : session.timeline()) {
     held_out_steps.push_back(static_cast<float>(s.step));
     held_out_losses.push_back(s.held_out_loss);
+    repeat_losses.push_back(s.repeat_loss);
   }
   const std::vector<float>& losses = trainer.loss_history();
   std::vector<PlotSeries> series;
   series.push_back({losses.data(), nullptr, static_cast<int>(losses.size()), kTrainColour, t("train_loss_train")});
   series.push_back({held_out_losses.data(), held_out_steps.data(), static_cast<int>(held_out_losses.size()), kHeldOutColour,
                     t("train_loss_held_out"), true});
+  if (induction)
+    series.push_back({repeat_losses.data(), held_out_steps.data(), static_cast<int>(repeat_losses.size()), kRepeatColour,
+                      t("train_loss_repeat"), true});
   PlotOptions options;
   options.x_max_at_least = 3000.0f;
-  line_plot("loss", series, ImVec2(width, std::clamp(height * 0.36f, font * 7.0f, font * 16.0f)), options);
+  const int phase_change = session.phase_change_step();
+  char mark[64];
+  if (phase_change >= 0) {
+    std::snprintf(mark, sizeof mark, t("train_phase_change"), phase_change);
+    options.mark_x = static_cast<float>(phase_change);
+    options.mark_label = mark;
+  }
+  const float plot_h = std::clamp(height * (induction ? 0.24f : 0.36f), font * 7.0f, font * 16.0f);
+  line_plot("loss", series, ImVec2(width, plot_h), options);
   register_item(ui, ids::kTrainLoss);
-  ImGui::TextUnformatted(t("train_roles_title"));
-  help_marker(t("train_roles_help"));
+  if (induction) {
+    // The two halves of the circuit (Elhage et al. 2021): layer 0 looks one token back, a later
+    // layer's head matches prefixes. A jump in the second is the phase change (Olsson et al. 2022).
+    ImGui::TextUnformatted(t("train_prefix_title"));
+    help_marker(t("train_prefix_help"));
+    PlotOptions scores = options;
+    scores.x_label = t("train_step_axis");
+    scores.y_max_at_least = 1.0f;
+    scores.guide_y = training::kInductionFormedScore;
+    head_score_plot("prefix", session, false, [](const training::InductionHeadScores& s) { return s.prefix_matching; },
+                    ImVec2(width, plot_h), scores);
+    register_item(ui, ids::kTrainPrefixPlot);
+    ImGui::TextUnformatted(t("train_previous_title"));
+    help_marker(t("train_previous_help"));
+    scores.guide_y = -1.0f;
+    head_score_plot("previous", session, true, [](const training::InductionHeadScores& s) { return s.previous_token; },
+                    ImVec2(width, plot_h * 0.8f), scores);
+    register_item(ui, ids::kTrainPreviousPlot);
+  }
+  ImGui::TextUnformatted(t(induction ? "train_roles_title_symbols" : "train_roles_title"));
+  help_marker(t(induction ? "train_roles_help_symbols" : "train_roles_help"));
   draw_role_timeline(session, ui, width);
 }
 
@@ -168,6 +251,11 @@ void probe_bar(float accuracy, float control, float selectivity, float width, co
 void draw_probes(app::TrainingSession& session, LabUiState& ui, float width, const Words& t) {
   const float font = ImGui::GetFontSize();
   const app::ProbeProgress& probes = session.probes();
+  if (session.settings().task == training::Task::induction) {
+    // Probes read parts of speech and relations: random symbols have none.
+    wrapped_disabled(t("train_probe_symbols"));
+    return;
+  }
   ImGui::BeginDisabled(probes.running());
   if (ImGui::Button(t("train_probe_now"))) session.start_probes();
   ImGui::EndDisabled();
@@ -248,6 +336,7 @@ void draw_training_panel(PanelContext& context, float width, float height) {
   }
   LabUiState& ui = context.ui;
   const float top = ImGui::GetCursorPosY();
+  draw_task_choice(session, context, t);
   draw_controls(session, context, t);
   draw_status(session, t);
   const char* const views[3] = {t("train_view_progress"), t("train_view_probes"), t("train_view_compare")};

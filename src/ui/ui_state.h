@@ -83,6 +83,9 @@ struct LabUiState {
   // Training tab: which of its views is shown, and the seed typed for the next run.
   TrainingView training_view = TrainingView::progress;
   int training_seed = 1;
+  // The training request (AppState::training_request_serial) last shown: a new one, from a lesson
+  // or the task choice, opens the Training tab on the run it asked for.
+  std::uint64_t shown_training_request = 0;
 
   CircuitsCache circuits;
   // The "random tokens, repeated" box of the symbol embedding.

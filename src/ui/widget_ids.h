@@ -35,6 +35,8 @@ inline constexpr const char* kHelp = "help";
 
 // Training tab (issue 7).
 inline constexpr const char* kTabTraining = "tab/training";
+inline constexpr const char* kTrainTaskGrammar = "train/task/grammar";      // the task selector's two choices
+inline constexpr const char* kTrainTaskInduction = "train/task/induction";
 inline constexpr const char* kTrainPlay = "train/play";        // play / pause
 inline constexpr const char* kTrainStep = "train/step";
 inline constexpr const char* kTrainSeed = "train/seed";
@@ -47,6 +49,8 @@ inline constexpr const char* kTrainViewProbes = "train/view/probes";
 inline constexpr const char* kTrainViewCompare = "train/view/compare";
 inline constexpr const char* kTrainLoss = "train/loss";
 inline constexpr const char* kTrainTimeline = "train/timeline";
+inline constexpr const char* kTrainPrefixPlot = "train/induction/prefix";      // per-head prefix matching
+inline constexpr const char* kTrainPreviousPlot = "train/induction/previous";  // layer-0 previous-token scores
 inline constexpr const char* kTrainProbe = "train/probe";
 inline constexpr const char* kTrainProbeChart = "train/probes";
 inline constexpr const char* kTrainCompare = "train/compare";  // run / pause the comparison

@@ -46,7 +46,8 @@ std::vector<Action> one_of_each() {
           Randomize{4000000000u},
           ResetHead{1, 2, 77},
           LoadModel{"{\"format\": \"headlab-model\"}"},
-          SetTheme{Theme::light}};
+          SetTheme{Theme::light},
+          RequestTraining{training::Task::induction, 3, true, true}};
 }
 
 TEST(ActionCodec, EveryOpRoundTrips) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "api/api.h"
 #include "app/training_session.h"
@@ -360,6 +361,129 @@ TEST(TrainingApi, OpsAndErrors) {
     EXPECT_FALSE(r["ok"]) << request.dump();
     EXPECT_EQ(r["error"].get<std::string>().rfind(message, 0), 0u) << r.dump();
   }
+}
+
+// ---- the induction task --------------------------------------------------------------------------
+
+TEST(TrainingSession, InductionTaskSamplesEveryHeadsScoresOnRepeatedSequences) {
+  TrainingSession session(test_resources());
+  ASSERT_EQ(session.reset(1, 3e-3f, training::Task::induction), "");
+  EXPECT_EQ(session.settings().task, training::Task::induction);
+  const training::TrainerConfig expected = training::default_trainer_config(training::Task::induction);
+  EXPECT_TRUE(session.trainer()->model().causal);
+  EXPECT_FALSE(session.trainer()->model().layers[0].has_ffn);
+  session.step(100);
+  ASSERT_EQ(session.timeline().size(), 2u);  // steps 0 and 100
+  const TimelineSample& sample = session.timeline().back();
+  ASSERT_EQ(sample.induction.size(), 8u);
+  ASSERT_EQ(sample.heads.size(), 8u);
+  EXPECT_GT(sample.repeat_loss, 1.0f);  // no induction head yet: near ln 26
+  for (const training::InductionHeadScores& head : sample.induction) {
+    EXPECT_GE(head.prefix_matching, 0.0f);
+    EXPECT_LT(head.prefix_matching, training::kInductionFormedScore);
+  }
+  EXPECT_EQ(session.phase_change_step(), -1);
+  // The reading lesson goals see is the sample's.
+  const lessons::TrainingReading reading = session.reading();
+  EXPECT_EQ(reading.task, "induction");
+  EXPECT_EQ(reading.steps, 100);
+  ASSERT_EQ(reading.heads.size(), 8u);
+  EXPECT_EQ(reading.heads[5].layer, 1);
+  EXPECT_EQ(reading.heads[5].head, 1);
+  EXPECT_FLOAT_EQ(reading.heads[5].prefix_matching, sample.induction[5].prefix_matching);
+  // The same numbers as the CLI's report on the same held-out sequences.
+  const training::RepeatedSequences held_out = training::held_out_repeated_segments(
+      expected.induction, 1, session.settings().induction_held_out_count, expected.architecture.special_tokens);
+  const training::InductionReport report = training::induction_report(session.trainer()->model(), held_out);
+  for (std::size_t k = 0; k < report.heads.size(); ++k)
+    EXPECT_FLOAT_EQ(sample.induction[k].prefix_matching, report.heads[k].prefix_matching);
+  EXPECT_NE(session.start_probes(), "");  // random symbols have no parts of speech
+}
+
+TEST(TrainingSession, FollowsEachTrainingRequestOnceAndGoalsReadIt) {
+  AppState state;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
+  ASSERT_TRUE(controller.apply(RequestTraining{training::Task::induction, 4, true, false}).ok());
+  EXPECT_FALSE(controller.can_undo()) << "a training request is no edit";
+  sync_training(controller, session);
+  EXPECT_EQ(session.settings().task, training::Task::induction);
+  EXPECT_EQ(session.settings().seed, 4u);
+  EXPECT_TRUE(session.running());
+  ASSERT_TRUE(state.training.has_value());
+  EXPECT_EQ(state.training->task, "induction");
+  EXPECT_EQ(state.training->steps, 0);
+  session.step(100);
+  session.set_running(false);
+  sync_training(controller, session);  // the same request is not carried out again
+  EXPECT_FALSE(session.running());
+  EXPECT_EQ(session.trainer()->steps_done(), 100);
+  EXPECT_EQ(state.training->steps, 100);
+  // Same task and seed without `fresh` go on with the run; `fresh` starts over.
+  controller.apply(RequestTraining{training::Task::induction, 4, true, false});
+  sync_training(controller, session);
+  EXPECT_EQ(session.trainer()->steps_done(), 100);
+  EXPECT_TRUE(session.running());
+  controller.apply(RequestTraining{training::Task::induction, 4, false, true});
+  sync_training(controller, session);
+  EXPECT_EQ(session.trainer()->steps_done(), 0);
+  EXPECT_FALSE(session.running());
+  controller.apply(RequestTraining{training::Task::grammar, 4, false, false});
+  sync_training(controller, session);
+  EXPECT_EQ(session.settings().task, training::Task::grammar);
+  EXPECT_EQ(state.training->task, "grammar");
+}
+
+TEST(TrainingSession, UseInLabBringsTheInductionModelWithASymbolSequence) {
+  AppState state;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
+  ASSERT_EQ(session.reset(1, 3e-3f, training::Task::induction), "");
+  session.step(20);
+  ASSERT_EQ(session.use_in_lab(controller), "");
+  const Model& model = state.document.model;
+  EXPECT_TRUE(model.causal);
+  EXPECT_EQ(model.vocab.size(), 4u + 26u);
+  // "F A J C ... F A J C": every token is a symbol the trained embedding knows, and one repeats.
+  int unknown = 0, repeated = 0;
+  std::set<std::string> seen;
+  for (const Token& token : state.input.tokens) {
+    if (token.is_special) continue;
+    unknown += std::find(model.vocab.begin(), model.vocab.end(), token.key) == model.vocab.end();
+    repeated += !seen.insert(token.key).second;
+  }
+  EXPECT_EQ(unknown, 0) << state.document.input.text;
+  EXPECT_GT(repeated, 2) << state.document.input.text;
+  // The lab scores the induction roles on it.
+  EXPECT_GT(state.analysis.layers[1].heads[0].scores.induction.rows, 0);
+  EXPECT_TRUE(controller.undo());
+}
+
+TEST(TrainingApi, TheTaskIsAFieldOfStartAndReset) {
+  AppState state;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
+  json r = call(controller, &session, {{"op", "trainReset"}, {"task", "induction"}});
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(r["result"]["task"], "induction");
+  r = call(controller, &session, {{"op", "trainStep"}, {"steps", 100}});
+  const json& head = r["result"]["timeline"][1]["heads"][4];
+  EXPECT_EQ(head["layer"], 1);
+  EXPECT_TRUE(head.contains("prefix_matching"));
+  EXPECT_TRUE(r["result"]["timeline"][1].contains("repeat_loss"));
+  EXPECT_TRUE(r["result"]["phase_change_step"].is_null());
+  EXPECT_EQ(call(controller, &session, {{"op", "probe"}})["ok"], false);
+  // trainStart with another task starts a new run of it.
+  r = call(controller, &session, {{"op", "trainStart"}, {"task", "grammar"}});
+  EXPECT_EQ(r["result"]["task"], "grammar");
+  EXPECT_EQ(r["result"]["step"], 0);
+  r = call(controller, &session, {{"op", "trainReset"}, {"task", "chess"}});
+  EXPECT_EQ(r["error"].get<std::string>().rfind("task: expected one of", 0), 0u) << r.dump();
+  // The lesson's request reaches the run before the next request.
+  r = call(controller, &session, {{"op", "requestTraining"}, {"task", "induction"}, {"seed", 2}});
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(call(controller, &session, {{"op", "trainState"}})["result"]["task"], "induction");
+  EXPECT_EQ(call(controller, &session, {{"op", "trainState"}})["result"]["seed"], 2);
 }
 
 // The claim of the training page, natively: after 3,000 steps (about 30 s in WebAssembly) distinct

@@ -4,11 +4,14 @@
 // otherwise; assets_lint_test.cpp), highlights are known widgets.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <nlohmann/json.hpp>
 
 #include "api/api.h"
 #include "app/controller.h"
 #include "app/lesson_runner.h"
+#include "app/training_session.h"
 #include "engine/assets.h"
 #include "../app/test_resources.h"
 
@@ -26,21 +29,64 @@ TEST_F(LessonsTest, AtLeastFourteenLessonsLoad) {
   EXPECT_GE(lessons.value().size(), 14u);
 }
 
+// A step whose goal reads the training run is reached by training after its solution (below);
+// here its setup must leave the goal open and its solution must start the run.
 TEST_F(LessonsTest, EveryGoalIsFalseAfterSetupAndTrueAfterSolution) {
   AppState state;
   Controller controller(state, resources);
+  TrainingSession training(resources);
   ASSERT_FALSE(resources.lessons.empty());
   for (int l = 0; l < static_cast<int>(resources.lessons.size()); ++l) {
     const lessons::Lesson& lesson = resources.lessons[l];
     for (int s = 0; s < static_cast<int>(lesson.steps.size()); ++s) {
       SCOPED_TRACE(lesson.id + "/" + lesson.steps[s].id);
       ASSERT_EQ(start_step(controller, l, s), "");
+      sync_training(controller, training);
       EXPECT_FALSE(state.progress.goal_met) << "the goal already holds after the setup";
       ASSERT_EQ(show_me(controller), "");
+      sync_training(controller, training);
+      if (lessons::find_training_goal(lesson.steps[s].goal)) {
+        EXPECT_TRUE(training.running()) << "the solution does not start training";
+        training.set_running(false);
+        continue;
+      }
       EXPECT_TRUE(state.progress.goal_met) << "the solution does not reach the goal";
       EXPECT_TRUE(state.progress.completed.count(lesson.id + "/" + lesson.steps[s].id));
     }
   }
+}
+
+// The steps that train: after the solution starts the run, training (as the page does, a frame's
+// steps at a time) reaches the goal within 3,000 steps. Minutes under sanitizers or WebAssembly,
+// so an Emergence test (the native run only).
+TEST(EmergenceLessons, TrainingStepsReachTheirGoalByTraining) {
+  const Resources& resources = test_resources();
+  AppState state;
+  Controller controller(state, resources);
+  TrainingSession training(resources);
+  int steps_checked = 0;
+  for (int l = 0; l < static_cast<int>(resources.lessons.size()); ++l) {
+    const lessons::Lesson& lesson = resources.lessons[l];
+    for (int s = 0; s < static_cast<int>(lesson.steps.size()); ++s) {
+      if (!lessons::find_training_goal(lesson.steps[s].goal)) continue;
+      SCOPED_TRACE(lesson.id + "/" + lesson.steps[s].id);
+      ++steps_checked;
+      ASSERT_EQ(start_step(controller, l, s), "");
+      sync_training(controller, training);
+      ASSERT_EQ(training.trainer()->steps_done(), 0);
+      EXPECT_FALSE(state.progress.goal_met);
+      ASSERT_EQ(show_me(controller), "");
+      sync_training(controller, training);
+      while (!state.progress.goal_met && training.trainer()->steps_done() < 3000) {
+        training.step(100);
+        sync_training(controller, training);
+      }
+      EXPECT_TRUE(state.progress.goal_met) << "not reached in 3,000 steps";
+      std::printf("%s/%s: goal reached at step %d\n", lesson.id.c_str(), lesson.steps[s].id.c_str(),
+                  training.trainer()->steps_done());
+    }
+  }
+  EXPECT_GE(steps_checked, 1);
 }
 
 TEST_F(LessonsTest, StepsMoveForwardAndBackAndFreePlayComesBack) {
@@ -63,7 +109,7 @@ TEST_F(LessonsTest, HighlightsNameWidgetsThatExist) {
   Result<LessonList> lessons = lessons::load_lessons();
   ASSERT_TRUE(lessons.ok());
   const std::set<std::string> prefixes = {"heads/", "layers/", "editor/", "tab/", "overview", "detail/", "examples",
-                                          "sentence", "arcs", "labels", "concat"};
+                                          "sentence", "arcs", "labels", "concat", "train/"};
   for (const auto& lesson : lessons.value())
     for (const auto& step : lesson.steps)
       for (const std::string& id : step.highlight) {

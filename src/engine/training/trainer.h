@@ -23,15 +23,9 @@
 #include "grammar.h"
 #include "induction_task.h"
 #include "init.h"
+#include "task.h"
 
 namespace headlab::training {
-
-// What the model learns from. Both tasks feed the same batches (Sentence -> make_batch) to the
-// same model and optimiser; only where the sequences come from differs.
-enum class Task {
-  grammar,    // sentences of the grammar's language (masked tokens by default): syntactic heads
-  induction,  // random symbols with a segment repeated (next token, causal): induction heads
-};
 
 struct TrainerConfig {
   Task task = Task::grammar;
