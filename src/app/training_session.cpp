@@ -7,6 +7,7 @@
 #include "engine/embedding.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
+#include "engine/symbol_sequence.h"
 #include "engine/training/gold_corpus.h"
 #include "engine/training/grammar.h"
 
@@ -312,10 +313,21 @@ int TrainingSession::step_comparison(int steps) {
 
 std::string TrainingSession::use_in_lab(Controller& controller) const {
   if (!trainer_) return "Nothing has been trained yet.";
-  Document document = trainer_->document();  // the induction task's: a held-out repeated sequence
+  Document document = trainer_->document();
   if (settings_.task == training::Task::induction) {
+    // Ten different symbols written twice, the lab's "random tokens, repeated": every repeat has
+    // exactly one earlier copy, so the lab's prefix matching is not diluted by chance repeats (the
+    // training sequences have them). No prefix and no gap is one of the task's own layouts.
+    document.input.text = repeated_symbol_text(10, settings_.seed);
     const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
     if (!loaded.ok()) return loaded.error;
+    if (!timeline_.empty() && !timeline_.back().induction.empty()) {
+      training::InductionReport report;
+      report.heads = timeline_.back().induction;
+      report.head_count = trainer_->model().layers[0].head_count();
+      const training::InductionHeadScores strongest = training::strongest_induction_head(report);
+      controller.apply(SelectHead{strongest.layer, strongest.head});
+    }
     controller.notify(NoticeLevel::info, "Loaded the induction model trained for " + std::to_string(trainer_->steps_done()) +
                                              " steps (seed " + std::to_string(settings_.seed) +
                                              ") with a repeated symbol sequence; Ctrl+Z brings the previous model back.");

@@ -87,8 +87,29 @@ void step_view(PanelContext& context) {
   ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", app::localized(lesson.title, language).c_str());
   ImGui::Text("%s", app::localized(step.title, language).c_str());
   ImGui::Separator();
-  ImGui::TextWrapped("%s", app::localized(step.text, language).c_str());
-  ImGui::Spacing();
+  // The text and the hints scroll in their own region, as tall as they need up to what the goal
+  // and the buttons below leave, so the goal and Next are always in view. The footer's height is
+  // measured each frame and used in the next.
+  LabUiState& ui = context.ui;
+  const std::string& text = app::localized(step.text, language);
+  const float wrap_w = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
+  float text_h = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap_w).y + ImGui::GetStyle().ItemSpacing.y * 2;
+  for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h)
+    text_h += ImGui::CalcTextSize(app::localized(step.hints[h], language).c_str(), nullptr, false, wrap_w - font).y +
+              ImGui::GetStyle().ItemSpacing.y;
+  const float footer_h = ui.lesson_footer_height > 0.0f ? ui.lesson_footer_height : font * 8.0f;
+  const float room = ImGui::GetContentRegionAvail().y - footer_h;
+  ImGui::BeginChild("lesson_text", ImVec2(0, std::max(font * 4.0f, std::min(text_h, room))));
+  ImGui::TextWrapped("%s", text.c_str());
+  // Hints revealed so far; a new one is scrolled into view.
+  for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h) {
+    ImGui::TextWrapped("%s %s", "\xE2\x80\xA2", app::localized(step.hints[h], language).c_str());
+    if (h + 1 == p.hints_shown && ui.lesson_hints_scrolled != p.hints_shown) ImGui::SetScrollHereY(1.0f);
+  }
+  ui.lesson_hints_scrolled = p.hints_shown;
+  ImGui::EndChild();
+  register_item(ui, "lesson/text");
+  const float footer_top = ImGui::GetCursorPosY();
   // Goal, checked every frame.
   const bool met = p.goal_met;
   const bool done_before = state.progress.completed.count(app::step_key(lesson, step)) > 0;
@@ -131,9 +152,6 @@ void step_view(PanelContext& context) {
   ImGui::EndChild();
   register_item(context.ui, "lesson/goal");
   ImGui::PopStyleColor();
-  // Hints revealed so far.
-  for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h)
-    ImGui::TextWrapped("%s %s", "\xE2\x80\xA2", app::localized(step.hints[h], language).c_str());
   // Buttons.
   ImGui::BeginDisabled(p.lesson == 0 && p.step == 0);
   if (ImGui::Button(context.text.get("back", language))) context.actions.previous_step();
@@ -159,10 +177,7 @@ void step_view(PanelContext& context) {
   register_item(context.ui, "lesson/next");
   ImGui::EndDisabled();
   if (!unlocked) item_tooltip(context.text.get("next_locked", language));
-  ImGui::Spacing();
-  if (ImGui::SmallButton(context.text.get("free_play", language))) context.actions.leave_lesson();
-  register_item(context.ui, "lesson/free_play");
-  item_tooltip(context.text.get("free_play_tip", language));
+  ui.lesson_footer_height = ImGui::GetCursorPosY() - footer_top;
 }
 
 }  // namespace
@@ -175,6 +190,13 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
   ImGui::SameLine();
   if (ImGui::SmallButton(context.text.get("all_lessons", language))) ImGui::OpenPopup("lesson_list");
   register_item(context.ui, "lesson/list");
+  if (state.progress.lesson >= 0) {
+    // Up here rather than under the buttons, so the goal and Next keep their room.
+    ImGui::SameLine();
+    if (ImGui::SmallButton(context.text.get("free_play", language))) context.actions.leave_lesson();
+    register_item(context.ui, "lesson/free_play");
+    item_tooltip(context.text.get("free_play_tip", language));
+  }
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 5.5f));
   language_toggle(context);
   if (ImGui::BeginPopup("lesson_list")) {

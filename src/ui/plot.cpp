@@ -124,8 +124,9 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     const ImU32 colour = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
     draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), colour, 2.0f);
     const float w = ImGui::CalcTextSize(options.mark_label).x;
-    const float text_x = x + font * 0.3f + w < b.x ? x + font * 0.3f : x - font * 0.3f - w;
-    draw->AddText(ImVec2(text_x, b.y - font * 1.2f), colour, options.mark_label);
+    // Left of the line (the legend sits top right), unless it would leave the plot.
+    const float text_x = x - font * 0.3f - w > a.x ? x - font * 0.3f - w : x + font * 0.3f;
+    draw->AddText(ImVec2(text_x, a.y + font * 0.1f), colour, options.mark_label);
   }
 
   // Curves: one averaged point per five pixels, so batch-to-batch noise becomes a readable trend.

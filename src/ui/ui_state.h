@@ -65,7 +65,7 @@ struct LabUiState {
   // Layout: fractions of the width given to the overview (left) and the side panel (right).
   float left_fraction = 0.30f;
   float right_fraction = 0.32f;
-  float lesson_fraction = 0.55f;  // share of the left column's height given to the lesson panel
+  float lesson_fraction = 0.62f;  // share of the left column's height given to the lesson panel
   DetailView detail = DetailView::heatmap;
   SidePanel side = SidePanel::weights;
   bool overview_summary = false;  // show each layer's mean attention instead of single heads
@@ -86,6 +86,9 @@ struct LabUiState {
   // The training request (AppState::training_request_serial) last shown: a new one, from a lesson
   // or the task choice, opens the Training tab on the run it asked for.
   std::uint64_t shown_training_request = 0;
+  // The lesson panel: the height of its goal and buttons (last frame), and the hints scrolled to.
+  float lesson_footer_height = 0.0f;
+  int lesson_hints_scrolled = 0;
 
   CircuitsCache circuits;
   // The "random tokens, repeated" box of the symbol embedding.

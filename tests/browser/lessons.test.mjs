@@ -110,7 +110,7 @@ test('lesson 11: typing W_V values by hand raises the live probe accuracy until 
   await context.close();
 });
 
-test('lesson 16 through real clicks: build the induction circuit with a preset, then break it by pruning', async () => {
+test('lesson 16 through real clicks: build the induction circuit with a preset, break it by pruning, then train one', async () => {
   const { page, errors, context } = await openLab(browser, server.url, { width: 1440, height: 900 });
   const index = (await page.evaluate(() => window.headlab.lessons())).findIndex((l) => l.id === '16-induction');
   assert.ok(index >= 0, 'lesson 16 is listed');
@@ -149,6 +149,43 @@ test('lesson 16 through real clicks: build the induction circuit with a preset, 
   assert.notEqual(broken.layers[1].heads[0].label, 'induction');
   await click(page, 'tab/heatmap');
   await screenshot(page, 'lesson-16-ablated');
+
+  // Step 3: the step asks for a paused induction run and opens the Training tab; "Show me" (a real
+  // click, at 1280x720 where the goal and the buttons must stay in view) presses Play. The test
+  // then trains the rest synchronously (docs/training.md measures the Play speed).
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await click(page, 'lesson/next');
+  await frames(page, 3);
+  state = await lesson(page);
+  assert.equal(state.step, 2);
+  assert.equal(state.goal_met, false);
+  let training = await page.evaluate(() => window.headlab.trainState());
+  assert.equal(training.task, 'induction');
+  assert.equal(training.step, 0);
+  assert.equal(training.running, false);
+  await rectOf(page, 'train/induction/prefix');  // the Training tab is open on the induction run
+  for (const id of ['lesson/goal', 'lesson/next', 'lesson/show_me']) {
+    const r = await rectOf(page, id);
+    assert.ok(r.y + r.height <= 720, `${id} is in view without scrolling`);
+  }
+  await click(page, 'lesson/show_me');
+  await frames(page, 10);
+  training = await page.evaluate(() => window.headlab.trainState());
+  assert.equal(training.running, true, 'Show me presses Play');
+  assert.ok(training.step > 0);
+  training = await page.evaluate(() => { window.headlab.trainPause(); return window.headlab.trainStep(1600 - window.headlab.trainState().step); });
+  assert.equal(training.phase_change_step, 1500, 'seed 1 forms its induction head at step 1,500');
+  await frames(page, 2);
+  state = await lesson(page);
+  assert.equal(state.goal_met, true, 'a layer-1 head reached prefix matching 0.4');
+  await screenshot(page, 'lesson-16-trained');
+  await click(page, 'train/use');
+  await frames(page, 3);
+  const trained = await page.evaluate(() => window.headlab.state());
+  assert.equal(trained.selection.layer, 1);
+  assert.equal(trained.layers[1].heads[trained.selection.head].label, 'induction',
+               'the lab labels the trained head as the training tab does');
+  await screenshot(page, 'lesson-16-trained-in-lab');
   assert.deepEqual(errors, []);
   await context.close();
 });
