@@ -60,6 +60,10 @@
     // Circuits read from the weights (docs/js-api.md, "Circuits"; Elhage et al. 2021).
     circuits: (layer, head) => call({ op: 'circuits', layer, head }),
     composition: (layer_a = 0, layer_b = layer_a + 1) => call({ op: 'composition', layer_a, layer_b }),
+    // Layer dependence: per layer mean attention distance, row entropy and role shares.
+    layerProfile: () => call({ op: 'layerProfile' }),
+    // Michel et al.'s pruning curve of the lab model: importance order against random orders.
+    pruningCurve: (random_orders = 5) => call({ op: 'pruningCurve', random_orders }),
     loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
     applyPreset: (layer, head, preset) => call({ op: 'applyPreset', layer, head, preset }),
     // The other edits (src/app/action.h; each is one undo step, refused with a reason naming the field).
@@ -124,6 +128,8 @@
     trainBenchmark: (seconds = 3) => call({ op: 'trainBenchmark', seconds }),
     probe: (options = {}) => call({ op: 'probe', ...options }),             // {wait: true}: all heads now
     compareHeads: (options = {}) => call({ op: 'compareHeads', ...options }),  // {run}, {steps}, {losses}
+    // 1, 2, 4, 8 heads at the same width x 3 seeds, by held-out loss: {} starts it running, {run}, {steps}.
+    headCountExperiment: (options = {}) => call({ op: 'headCountExperiment', ...options }),
     // Speed (docs/js-api.md, "Benchmarks"): median ms per run, timed synchronously in this page.
     benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
     benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer}

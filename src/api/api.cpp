@@ -8,9 +8,12 @@
 #include "api/training_api.h"
 #include "app/action_codec.h"
 #include "app/lesson_runner.h"
+#include "app/pruning_curve.h"
 #include "app/request_fields.h"
 #include "app/saved_state.h"
 #include "app/share_link.h"
+#include "engine/analysis/analysis_json.h"
+#include "engine/analysis/attention_spread.h"
 #include "engine/analysis/circuits.h"
 #include "engine/embedding.h"
 #include "engine/model_file.h"
@@ -146,6 +149,27 @@ json op_composition(Controller& c, RequestFields& f) {
     return failure(f.error());
   return success(analysis::composition_json(model, layer_a, layer_b));
 }
+json op_layer_profile(Controller& c, RequestFields&) {
+  const AppState& state = c.state();
+  const Model& model = state.document.model;
+  std::vector<std::vector<std::string>> labels(model.layers.size());
+  for (std::size_t l = 0; l < model.layers.size() && l < state.analysis.layers.size(); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h)
+      if (!model.layers[l].heads[h].pruned) labels[l].push_back(state.analysis.layers[l].heads[h].label.label);
+  return success(analysis::layer_profile_json(analysis::layer_spreads(model, {&state.trace}), labels));
+}
+json op_pruning_curve(Controller& c, RequestFields& f) {
+  int random_orders = 5;
+  if (!f.integer("random_orders", 0, 20, random_orders)) return failure(f.error());
+  const PruningCurve curve = pruning_curve(c.state(), c.resources(), random_orders);
+  json order = json::array();
+  for (const auto& [layer, head] : curve.importance_order) order.push_back({{"layer", layer}, {"head", head}});
+  return success({{"measure", pruning_measure_name(curve.measure)},
+                  {"order", order},
+                  {"importance", curve.importance},
+                  {"random", {{"orders", curve.random_orders}, {"mean", curve.random_mean}, {"min", curve.random_min},
+                              {"max", curve.random_max}}}});
+}
 json op_undo(Controller& c, RequestFields&) { return success(c.undo()); }
 json op_redo(Controller& c, RequestFields&) { return success(c.redo()); }
 
@@ -177,6 +201,8 @@ const std::vector<Handler>& handlers() {
       {"exportModel", {}, op_export_model},
       {"circuits", {"layer", "head"}, op_circuits},
       {"composition", {"layer_a", "layer_b"}, op_composition},
+      {"layerProfile", {}, op_layer_profile},
+      {"pruningCurve", {"random_orders"}, op_pruning_curve},
       {"undo", {}, op_undo},
       {"redo", {}, op_redo}};
   return table;

@@ -5,6 +5,7 @@
 
 #include "api/reply.h"
 #include "app/request_fields.h"
+#include "engine/analysis/analysis_json.h"
 
 namespace headlab::api {
 
@@ -67,6 +68,20 @@ json comparison_json(const TrainingSession& session, bool losses) {
   return out;
 }
 
+json experiment_json(const TrainingSession& session) {
+  const training::HeadCountExperiment* e = session.experiment();
+  if (!e) return nullptr;
+  json runs = json::array(), points = json::array();
+  for (const training::HeadCountRun& run : e->runs())
+    runs.push_back({{"heads", run.heads}, {"seed", run.seed}, {"step", run.steps_done}, {"done", run.done},
+                    {"held_out_loss", run.done ? number(run.held_out_loss) : json(nullptr)}});
+  for (const training::HeadCountPoint& p : e->points())
+    points.push_back({{"heads", p.heads}, {"runs", p.runs}, {"mean", p.runs ? number(p.mean) : json(nullptr)},
+                      {"min", p.runs ? number(p.min) : json(nullptr)}, {"max", p.runs ? number(p.max) : json(nullptr)}});
+  return {{"running", session.experiment_running()}, {"done", e->done()}, {"step", e->steps_done()},
+          {"total", e->steps_total()}, {"steps_per_run", e->steps_per_run()}, {"runs", runs}, {"points", points}};
+}
+
 }  // namespace
 
 json training_state_json(const TrainingSession& session, bool losses) {
@@ -85,7 +100,8 @@ json training_state_json(const TrainingSession& session, bool losses) {
               {"step_ms", session.step_seconds() * 1000.0},
               {"frames", session.frames()},
               {"probes", probes_json(session)},
-              {"comparison", comparison_json(session, losses)}};
+              {"comparison", comparison_json(session, losses)},
+              {"experiment", experiment_json(session)}};
   const training::Trainer* trainer = session.trainer();
   out["step"] = trainer ? trainer->steps_done() : 0;
   if (!trainer) return out;
@@ -104,6 +120,9 @@ json training_state_json(const TrainingSession& session, bool losses) {
     }
     json entry = {{"step", sample.step}, {"train_loss", number(sample.train_loss)},
                   {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}};
+    std::vector<std::vector<std::string>> labels(trainer->model().layers.size());
+    for (std::size_t k = 0; k < sample.heads.size(); ++k) labels[head_at(trainer->model(), static_cast<int>(k)).first].push_back(sample.heads[k].label);
+    entry["layers"] = analysis::layer_profile_json(sample.spreads, labels);
     if (!sample.induction.empty()) {
       entry["repeat_loss"] = number(sample.repeat_loss);
       for (std::size_t k = 0; k < sample.induction.size() && k < entry["heads"].size(); ++k) {
@@ -115,6 +134,8 @@ json training_state_json(const TrainingSession& session, bool losses) {
     }
     timeline.push_back(std::move(entry));
   }
+  const HeadsSnapshot& snapshot = session.snapshot();
+  out["snapshot"] = {{"step", snapshot.step}, {"input", snapshot.input}, {"text", session.snapshot_input_text(snapshot.input)}};
   const int phase_change = session.phase_change_step();
   out["phase_change_step"] = phase_change >= 0 ? json(phase_change) : json(nullptr);
   out["roles"] = timeline.empty() ? json::array() : timeline.back()["heads"];
@@ -125,7 +146,7 @@ json training_state_json(const TrainingSession& session, bool losses) {
 
 const std::vector<std::string>& training_op_names() {
   static const std::vector<std::string> kOps = {"trainStart",    "trainPause",    "trainStep",      "trainState", "trainReset",
-                                                "trainSettings", "trainUseModel", "trainBenchmark", "probe",      "compareHeads"};
+                                                "trainSettings", "trainUseModel", "trainBenchmark", "probe",      "compareHeads", "headCountExperiment"};
   return kOps;
 }
 
@@ -216,6 +237,16 @@ json handle_training_op(TrainingSession& session, Controller& controller, const 
     else if (fields.has("run")) session.set_comparison_running(run);
     else if (!(error = session.start_comparison()).empty()) return failure(error);
     return success(comparison_json(session, losses));
+  }
+  if (op == "headCountExperiment") {
+    RequestFields fields(request, {"steps", "run"});
+    int steps = 0;
+    bool run = false;
+    if (!fields.integer("steps", 1, 20000, steps) || !fields.boolean("run", run)) return failure(fields.error());
+    if (fields.has("steps")) session.step_experiment(steps);
+    else if (fields.has("run")) session.set_experiment_running(run);
+    else if (!(error = session.start_experiment()).empty()) return failure(error);
+    return success(experiment_json(session));
   }
   return failure("op: unknown training operation \"" + op + "\"");
 }

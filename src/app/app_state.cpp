@@ -1,5 +1,7 @@
 #include "app/app_state.h"
 
+#include <algorithm>
+
 #include "app/resources.h"
 #include "engine/tokenizer.h"
 
@@ -13,8 +15,14 @@ void recompute(AppState& state, const Resources& resources) {
     state.input = prepare_input(state.document, lexicon);
     capture_input_source(state.document, lexicon, state.input_source);
     if (state.input.truncated && !was_truncated)
-      push_notice(state, NoticeLevel::warning,
-                  "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.");
+      push_notice(state, NoticeLevel::warning, "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.",
+                  NoticeCause::truncated_input);
+    if (!state.input.truncated) {
+      std::vector<Notice>& notices = state.notices;
+      notices.erase(std::remove_if(notices.begin(), notices.end(),
+                                   [](const Notice& n) { return n.cause == NoticeCause::truncated_input; }),
+                    notices.end());
+    }
   }
   forward(state.document.model, state.input.X, state.trace);
   analysis::analyze(state.document.model, state.input.tokens, state.trace, resources.analysis,
@@ -48,10 +56,10 @@ void update_goal(AppState& state, const Resources& resources) {
   if (p.goal_met) p.completed.insert(step_key(lesson, step));
 }
 
-void push_notice(AppState& state, NoticeLevel level, std::string text) {
+void push_notice(AppState& state, NoticeLevel level, std::string text, NoticeCause cause) {
   constexpr std::size_t kMaxNotices = 8;
   if (!state.notices.empty() && state.notices.back().text == text) return;
-  state.notices.push_back({level, std::move(text)});
+  state.notices.push_back({level, std::move(text), cause});
   if (state.notices.size() > kMaxNotices) state.notices.erase(state.notices.begin());
 }
 

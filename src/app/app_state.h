@@ -17,9 +17,14 @@ namespace headlab::app {
 
 enum class NoticeLevel { info, warning, error };
 
+// What a notice is about, when it describes a state that can end: such a notice goes away when
+// its cause does (the text is no longer cut once it is short again).
+enum class NoticeCause { none, truncated_input };
+
 struct Notice {
   NoticeLevel level = NoticeLevel::info;
   std::string text;
+  NoticeCause cause = NoticeCause::none;
 };
 
 struct Selection {
@@ -64,6 +69,6 @@ void recompute(AppState& state, const Resources& resources);
 void update_goal(AppState& state, const Resources& resources);
 
 // Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.
-void push_notice(AppState& state, NoticeLevel level, std::string text);
+void push_notice(AppState& state, NoticeLevel level, std::string text, NoticeCause cause = NoticeCause::none);
 
 }  // namespace headlab::app

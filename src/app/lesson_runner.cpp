@@ -28,11 +28,15 @@ std::string start_step(Controller& controller, int lesson, int step) {
   if (lesson < 0 || lesson >= static_cast<int>(lessons.size())) return "lesson " + std::to_string(lesson) + " does not exist";
   if (step < 0 || step >= static_cast<int>(lessons[lesson].steps.size()))
     return "step " + std::to_string(step) + " does not exist in lesson " + lessons[lesson].id;
+  // No goal is checked on the way in: a state between two setup actions (or the previous step's
+  // end) may meet this step's goal, and would mark the step completed on arrival. Only the state
+  // after the whole setup counts.
+  controller.progress().lesson = -1;
+  const std::string error = run_actions(controller, step_actions(controller, lesson, step).setup);
   LessonProgress& p = controller.progress();
   p.lesson = lesson;
   p.step = step;
   p.hints_shown = 0;
-  const std::string error = run_actions(controller, step_actions(controller, lesson, step).setup);
   controller.refresh_goal();
   return error;
 }

@@ -94,6 +94,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
   marks_.clear();
   steps_per_second_ = 0.0;
   sample_timeline();
+  refresh_snapshot();
   return {};
 }
 
@@ -115,6 +116,7 @@ int TrainingSession::step(int steps) {
     timed_step(*trainer_, step_seconds_);
     if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
   }
+  refresh_snapshot();
   return std::max(steps, 0);
 }
 
@@ -136,6 +138,9 @@ void TrainingSession::sample_timeline() {
   sample.held_out_loss =
       training::held_out_loss(trainer.model(), *grammar_, held_out_, config.objective, config.masking, kHeldOutSeed);
   const training::HeldOutSet set = training::evaluate_sentences(trainer.model(), *grammar_, held_out_);
+  std::vector<const Trace*> traces;
+  for (const Trace& trace : set.traces) traces.push_back(&trace);
+  sample.spreads = analysis::layer_spreads(trainer.model(), traces);
   const std::vector<analysis::PooledHead> labels =
       analysis::label_heads_pooled(set.tokens, set.traces, trainer.model().causal, label_resources_);
   sample.heads.reserve(labels.size());
@@ -156,10 +161,47 @@ void TrainingSession::sample_induction(TimelineSample& sample) const {
     inputs.push_back(training::symbol_tokens(induction_held_out_.sequences[s]));
     forward(model, embed(inputs.back(), model), traces[s]);
   }
+  std::vector<const Trace*> trace_pointers;
+  for (const Trace& trace : traces) trace_pointers.push_back(&trace);
+  sample.spreads = analysis::layer_spreads(model, trace_pointers);
   analysis::Resources symbols;  // random symbols have no parse: the lab's thresholds, no gold
   symbols.config = *lab_label_config_;
   for (const analysis::PooledHead& head : analysis::label_heads_pooled(inputs, traces, model.causal, symbols))
     sample.heads.push_back(head_role(head, symbols.config));
+}
+
+void TrainingSession::set_snapshot_input(int index) {
+  snapshot_.input = std::clamp(index, 0, std::max(0, snapshot_input_count() - 1));
+  refresh_snapshot();
+}
+
+int TrainingSession::snapshot_input_count() const {
+  return static_cast<int>(settings_.task == training::Task::induction ? induction_held_out_.sequences.size() : held_out_.size());
+}
+
+std::string TrainingSession::snapshot_input_text(int index) const {
+  if (index < 0 || index >= snapshot_input_count()) return {};
+  if (settings_.task == training::Task::induction) return training::symbol_text(induction_held_out_.sequences[index]);
+  std::string text;  // the words, without [CLS] and [SEP]
+  for (const Token& token : training::to_tokens(held_out_[index], *grammar_))
+    if (!token.is_special) text += (text.empty() ? "" : " ") + token.text;
+  return text;
+}
+
+// One forward pass of one short input: microseconds for the default models, so the overview costs
+// training nothing measurable at four refreshes a second.
+void TrainingSession::refresh_snapshot() {
+  if (!trainer_ || snapshot_input_count() == 0) return;
+  snapshot_.input = std::clamp(snapshot_.input, 0, snapshot_input_count() - 1);
+  const Model& model = trainer_->model();
+  snapshot_.tokens = settings_.task == training::Task::induction
+                         ? training::symbol_tokens(induction_held_out_.sequences[snapshot_.input])
+                         : training::to_tokens(held_out_[snapshot_.input], *grammar_);
+  snapshot_.texts.clear();
+  for (const Token& token : snapshot_.tokens) snapshot_.texts.push_back(token.text);
+  forward(model, embed(snapshot_.tokens, model), snapshot_.trace);
+  snapshot_.step = trainer_->steps_done();
+  snapshot_time_ = now_seconds();
 }
 
 int TrainingSession::phase_change_step() const {
@@ -182,6 +224,11 @@ lessons::TrainingReading TrainingSession::reading() const {
   out.task = std::string(training::task_name(settings_.task));
   out.steps = sample.step;
   out.sample = samples_taken_;
+  std::vector<std::string> labels;
+  for (const HeadRole& role : sample.heads)
+    if (role.label != analysis::kMixedLabel && std::find(labels.begin(), labels.end(), role.label) == labels.end())
+      labels.push_back(role.label);
+  out.distinct_roles = static_cast<int>(labels.size());
   const Model& model = trainer_->model();
   std::size_t index = 0;
   for (int l = 0; l < static_cast<int>(model.layers.size()); ++l)
@@ -242,9 +289,22 @@ double TrainingSession::advance_frame() {
     probes_.heads.push_back(training::probe_head(*probe_data_, layer, head, probe_config_));
     if (!probes_.running()) probe_data_.reset();  // the forward passes are large; keep only the scores
   } else {
-    const bool both = running_ && trainer_ && comparison_running_ && comparison_;
-    if (running_ && trainer_) train_within(both ? budget / 2 : budget, start);
-    if (comparison_running_ && comparison_) {
+    // The run, the comparison and the experiment share the frame's budget.
+    const bool train = running_ && trainer_, compare = comparison_running_ && comparison_,
+               experiment = experiment_running_ && experiment_;
+    const int jobs = std::max(1, int{train} + int{compare} + int{experiment});
+    if (train) train_within(budget / jobs, start);
+    if (experiment) {
+      const double deadline = now_seconds() + budget / jobs;
+      double step_seconds = 0.0;
+      do {
+        const double before = now_seconds();
+        experiment_->step(1);
+        step_seconds = now_seconds() - before;
+        if (experiment_->done()) experiment_running_ = false;
+      } while (experiment_running_ && now_seconds() + step_seconds <= deadline);
+    }
+    if (compare) {
       const double deadline = start + budget;
       double pair_seconds = 0.0;
       do {
@@ -254,6 +314,8 @@ double TrainingSession::advance_frame() {
       } while (comparison_running_ && now_seconds() + 2 * pair_seconds <= deadline);
     }
   }
+  if (trainer_ && snapshot_.step != trainer_->steps_done() && now_seconds() - snapshot_time_ >= kSnapshotSeconds)
+    refresh_snapshot();
   const double end = now_seconds();
   update_rates(end);
   return end - start;
@@ -300,6 +362,30 @@ std::string TrainingSession::start_comparison() {
 void TrainingSession::set_comparison_running(bool running) {
   if (running && !comparison_ && !start_comparison().empty()) return;
   comparison_running_ = running;
+}
+
+std::string TrainingSession::start_experiment() {
+  training::TrainerConfig config;
+  config.learning_rate = settings_.learning_rate;
+  Result<training::HeadCountExperiment> experiment =
+      training::HeadCountExperiment::create(config, *grammar_, {1, 2, 4, 8}, {1, 2, 3}, kExperimentStepsPerRun);
+  if (!experiment.ok()) return experiment.error();
+  experiment_ = std::move(experiment).value();
+  experiment_running_ = true;
+  return {};
+}
+
+void TrainingSession::set_experiment_running(bool running) {
+  if (running && (!experiment_ || experiment_->done()) && !start_experiment().empty()) return;
+  experiment_running_ = running;
+}
+
+int TrainingSession::step_experiment(int steps) {
+  if (!experiment_) {
+    if (!start_experiment().empty()) return 0;
+    experiment_running_ = false;  // stepping by hand does not also start it running
+  }
+  return experiment_->step(std::max(steps, 0));
 }
 
 int TrainingSession::step_comparison(int steps) {

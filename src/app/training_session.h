@@ -16,9 +16,11 @@
 
 #include "app/app_state.h"
 #include "app/controller.h"
+#include "engine/analysis/attention_spread.h"
 #include "engine/analysis/pooled_labels.h"
 #include "engine/training/compare.h"
 #include "engine/training/evaluation.h"
+#include "engine/training/head_count_experiment.h"
 #include "engine/training/induction_evaluation.h"
 #include "lessons/goal.h"
 #include "engine/training/probe.h"
@@ -46,6 +48,9 @@ inline constexpr double kMaxFrameBudgetSeconds = 0.040;
 inline constexpr float kMinLearningRate = 1e-4f, kMaxLearningRate = 3e-2f;
 // The comparison pauses itself here (the learner can press play again to go on).
 inline constexpr int kComparisonTargetSteps = 1500;
+// Steps of each of the experiment's 12 runs: about a minute natively for all 12, a few minutes in
+// the page (docs/training.md).
+inline constexpr int kExperimentStepsPerRun = 1000;
 
 // What one head does at one moment: the lab's label (analysis/pooled_labels.h, thresholds of
 // assets/labels.json) over the held-out sentences and their gold arcs.
@@ -65,7 +70,20 @@ struct TimelineSample {
   // previous-token and duplicate-token scores (training/induction_evaluation.h), layer-major.
   float repeat_loss = 0.0f;
   std::vector<training::InductionHeadScores> induction;
+  // Layer dependence on the same held-out inputs: per layer, mean attention distance and entropy.
+  std::vector<analysis::AttentionSpread> spreads;
 };
+
+// Every head of the model being trained, on one held-out input the learner picks, refreshed a few
+// times a second while it trains: the Training tab draws it as a heads overview.
+struct HeadsSnapshot {
+  int step = -1;      // trainer step of the trace; -1 before the first
+  int input = 0;      // index into the held-out inputs
+  Tokens tokens;      // the input as the engine sees it
+  std::vector<std::string> texts;  // token texts, for the heatmaps' axes
+  Trace trace;        // engine forward() of the model at `step`
+};
+inline constexpr double kSnapshotSeconds = 0.25;  // at most 4 refreshes a second while training
 
 // The timeline's form of one pooled head label; `config` gives the threshold of non-syntactic roles.
 HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config);
@@ -97,6 +115,13 @@ class TrainingSession {
   // The latest timeline sample as lesson goals read it (empty task before the first run).
   lessons::TrainingReading reading() const;
   std::uint64_t samples_taken() const { return samples_taken_; }
+  // The heads overview of the model being trained: which held-out input it shows (clamped to
+  // those there are), its text, and the latest snapshot.
+  void set_snapshot_input(int index);
+  int snapshot_input_count() const;
+  std::string snapshot_input_text(int index) const;
+  const HeadsSnapshot& snapshot() const { return snapshot_; }
+
   // Induction task: the step of the first sample at which a head of layer 1 or deeper (layer 0
   // of a 1-layer model) reached training::kInductionFormedScore, the phase change; -1 before.
   int phase_change_step() const;
@@ -124,6 +149,15 @@ class TrainingSession {
   void set_comparison_running(bool running);
   bool comparison_running() const { return comparison_running_; }
   int step_comparison(int steps);
+
+  // One vs many as an experiment (training/head_count_experiment.h): 1, 2, 4 and 8 heads at the
+  // same width, 3 seeds each, kExperimentStepsPerRun steps, scored by held-out loss; the
+  // session's learning rate. Trained by frames while running, like the comparison.
+  std::string start_experiment();
+  void set_experiment_running(bool running);
+  bool experiment_running() const { return experiment_running_; }
+  int step_experiment(int steps);
+  const training::HeadCountExperiment* experiment() const { return experiment_ ? &*experiment_ : nullptr; }
 
   // Loads the trained model into the lab as one undoable edit; the input becomes an annotated
   // example sentence the trained vocabulary covers (so the lab can score syntax), if there is one.
@@ -153,6 +187,7 @@ class TrainingSession {
  private:
   void sample_timeline();
   void sample_induction(TimelineSample& sample) const;
+  void refresh_snapshot();
   void train_within(double budget_seconds, double start);
   void update_rates(double now);
 
@@ -166,6 +201,8 @@ class TrainingSession {
   analysis::Resources label_resources_;
   std::vector<TimelineSample> timeline_;
   std::uint64_t samples_taken_ = 0;
+  HeadsSnapshot snapshot_;
+  double snapshot_time_ = 0.0;
   std::uint64_t followed_request_ = 0;
   bool running_ = false;
   std::string error_;
@@ -176,6 +213,8 @@ class TrainingSession {
 
   std::optional<training::HeadComparison> comparison_;
   bool comparison_running_ = false;
+  std::optional<training::HeadCountExperiment> experiment_;
+  bool experiment_running_ = false;
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
   double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames

@@ -8,7 +8,11 @@
 #include "cli/induction_command.h"
 #include "cli/output_files.h"
 #include "cli/train_options.h"
+#include "engine/analysis/analysis_json.h"
+#include "engine/analysis/attention_spread.h"
+#include "engine/analysis/pooled_labels.h"
 #include "engine/model_file.h"
+#include "engine/training/gold_corpus.h"
 #include "engine/training/compare.h"
 #include "engine/training/evaluation.h"
 #include "engine/training/probe.h"
@@ -53,6 +57,32 @@ json snapshot(const Model& model, const Grammar& grammar, const std::vector<Sent
                               {"argmax_share", report.heads[previous.layer * heads_per_layer + previous.head].previous_argmax}}},
           {"delimiter", head_json(delimiter_head, delimiter)},
           {"cls", head_json(cls_head, cls)}};
+}
+
+// Layer dependence of the trained model on the held-out sentences: per layer the mean attention
+// distance and row entropy (analysis/attention_spread.h) and the lab's labels of its heads, pooled
+// over the sentences as the Training tab labels them.
+json print_layer_profile(const Model& model, const Grammar& grammar, const std::vector<Sentence>& sentences) {
+  const HeldOutSet set = evaluate_sentences(model, grammar, sentences);
+  std::vector<const Trace*> traces;
+  for (const Trace& trace : set.traces) traces.push_back(&trace);
+  analysis::Resources resources;
+  resources.config = label_config_for(analysis::load_resources().config, grammar);
+  resources.gold = gold_corpus(set.sentences, grammar);
+  const std::vector<analysis::PooledHead> heads = analysis::label_heads_pooled(set.tokens, set.traces, model.causal, resources);
+  std::vector<std::vector<std::string>> labels(model.layers.size());
+  std::size_t index = 0;
+  for (std::size_t l = 0; l < model.layers.size(); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) labels[l].push_back(heads[index].label.label);
+  const json profile = analysis::layer_profile_json(analysis::layer_spreads(model, traces), labels);
+  std::printf("layer  distance  entropy (uniform)  labels\n");
+  for (const json& layer : profile) {
+    std::string roles;
+    for (const std::string& label : labels[layer["layer"].get<std::size_t>()]) roles += " " + label;
+    std::printf("L%d     %5.2f     %.2f (%.2f)       %s\n", layer["layer"].get<int>(), layer["mean_distance"].get<double>(),
+                layer["mean_entropy"].get<double>(), layer["uniform_entropy"].get<double>(), roles.c_str());
+  }
+  return profile;
 }
 
 // Every head's arc accuracy per relation (dependent->head / head->dependent) and positional scores.
@@ -159,6 +189,7 @@ int run_train(const std::vector<std::string>& args) {
   json final_snapshot = snapshot(reloaded.value().model, grammar.value(), held_out, o.steps,
                                  mean_recent_loss(trainer, std::min(o.steps, 50)), o.config);
   if (o.head_table) print_head_table(reloaded.value().model, grammar.value(), held_out);
+  const json layers = print_layer_profile(reloaded.value().model, grammar.value(), held_out);
   // Probes of every head (Hewitt & Liang 2019) on the shipped model.
   ProbeConfig probe_config;
   probe_config.seed = o.config.seed;
@@ -193,6 +224,7 @@ int run_train(const std::vector<std::string>& args) {
       {"steps_per_second", training_seconds > 0 ? o.steps / training_seconds : 0.0},
       {"final", final_snapshot},
       {"probes", probes},
+      {"layers", layers},
       {"emergence", emergence}};
   round_numbers(manifest, 4);
   if (!write_file(o.out, model_text) || !write_file(manifest_path(o.out), manifest.dump(2) + "\n")) {

@@ -5,6 +5,28 @@
 
 namespace headlab {
 
+namespace {
+
+// A model that reads symbols: the symbol embedding, or a trained vocabulary of single letters
+// (the induction task's). Its tokens are symbols, not English words, however they are spelt.
+bool reads_symbols(const Model& model) {
+  if (model.embedding == Embedding::symbols) return true;
+  if (model.vocab.empty()) return false;
+  for (const std::string& key : model.vocab)
+    if (!(key.size() == 1 && key[0] >= 'a' && key[0] <= 'z') && !(key.size() > 2 && key.front() == '[' && key.back() == ']'))
+      return false;
+  return true;
+}
+
+// "A" and "I" are frequent English words and "J" is rare, but as symbols they are all alike: one
+// frequency for every symbol, so no symbol is the sentence's rare word (analysis/sentence_context).
+void forget_word_frequencies(Tokens& tokens) {
+  for (Token& t : tokens)
+    if (!t.is_special) t.zipf = 3.0f;
+}
+
+}  // namespace
+
 PreparedInput prepare_input(const Document& document, const Lexicon& lexicon) {
   PreparedInput prepared;
   const Model& model = document.model;
@@ -14,11 +36,13 @@ PreparedInput prepare_input(const Document& document, const Lexicon& lexicon) {
       Tokenized tokenized = tokenize(input.text);
       prepared.truncated = tokenized.truncated;
       prepared.tokens = annotate_tokens(tokenized.words, lexicon, model.special_tokens);
+      if (reads_symbols(model)) forget_word_frequencies(prepared.tokens);
       prepared.X = embed(prepared.tokens, model);
       break;
     }
     case InputKind::tokens:
       prepared.tokens = annotate_tokens(input.tokens, lexicon, model.special_tokens);
+      if (reads_symbols(model)) forget_word_frequencies(prepared.tokens);
       prepared.X = embed(prepared.tokens, model);
       break;
     case InputKind::matrix: {

@@ -50,7 +50,7 @@ bool some_head(const Goal& g, const GoalView& v, F f) {
 }
 
 // The scores a training goal can name (TrainingHeadReading's fields, by role id).
-constexpr const char* kTrainingRoles[] = {"induction", "previous_token", "duplicate_token"};
+constexpr const char* kTrainingRoles[] = {"induction", "previous_token", "duplicate_token", "distinct_roles"};
 
 float training_role_score(const TrainingHeadReading& head, const std::string& role) {
   if (role == "induction") return head.prefix_matching;
@@ -143,7 +143,8 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       return R::failure(path + ".task: expected \"grammar\" or \"induction\"");
     bool known_role = false;
     for (const char* role : kTrainingRoles) known_role = known_role || g.role == role;
-    if (!known_role) return R::failure(path + ".role: expected \"induction\", \"previous_token\" or \"duplicate_token\"");
+    if (!known_role)
+      return R::failure(path + ".role: expected \"induction\", \"previous_token\", \"duplicate_token\" or \"distinct_roles\"");
   }
   if (g.kind == GoalKind::label) {
     analysis::Role role;
@@ -245,6 +246,7 @@ const Goal* find_training_goal(const Goal& goal) {
 double training_goal_score(const Goal& goal, const TrainingReading& reading) {
   double best = NAN;
   if (reading.task != goal.training_task) return best;
+  if (goal.role == "distinct_roles") return reading.distinct_roles;  // of the whole model
   for (const TrainingHeadReading& head : reading.heads)
     if (head.layer == goal.layer && (goal.head < 0 || head.head == goal.head)) {
       const double score = training_role_score(head, goal.role);

@@ -16,7 +16,8 @@
 //        held-out accuracy and selectivity over a control task; analysis/example_probe.h)
 //   {"kind": "training", "task": "induction", "layer": 1, "head": -1, "role": "induction", "min": 0.4}
 //       (the in-page training run's latest held-out sample: its task, and a head's prefix matching
-//        ("induction"), previous-token or duplicate-token score; never met before the run has one)
+//        ("induction"), previous-token or duplicate-token score, or with "role": "distinct_roles"
+//        how many different labels its heads hold; never met before the run has a sample)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer". Tokens are named by text (first match) or by index.
 #include <cstdint>
@@ -71,6 +72,7 @@ struct TrainingReading {
   int steps = 0;     // trainer steps at the sample
   std::uint64_t sample = 0;  // which sample of the session (counts up), so each is taken once
   std::vector<TrainingHeadReading> heads;  // layer-major
+  int distinct_roles = 0;  // different labels held by heads (mixed not counted; one per relation)
 };
 
 // What goals read: everything after a forward pass and its analysis.

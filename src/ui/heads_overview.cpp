@@ -2,14 +2,65 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "engine/analysis/attention_spread.h"
 #include "imgui.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
 #include "ui/panels.h"
+#include "ui/role_timeline.h"
 #include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
+namespace {
+
+// Layer dependence beside a layer's mean thumbnail: how far its heads look (mean attention
+// distance, Vig & Belinkov 2019), how widely (row entropy against uniform rows, Clark et al. 2019),
+// and the share of its heads per label as one stacked bar.
+void draw_layer_profile(const app::AppState& state, int l, const analysis::AttentionSpread& spread, float width) {
+  const float font = ImGui::GetFontSize();
+  const Layer& layer = state.document.model.layers[l];
+  ImGui::BeginGroup();
+  ImGui::Text("looks %.1f tokens away", spread.distance);
+  ImGui::Text("entropy %.2f of %.2f nats", spread.entropy, spread.uniform_entropy);
+  std::vector<std::pair<std::string, int>> shares;
+  int heads = 0;
+  for (int h = 0; h < layer.head_count(); ++h) {
+    if (layer.heads[h].pruned || l >= static_cast<int>(state.analysis.layers.size())) continue;
+    const std::string& label = state.analysis.layers[l].heads[h].label.label;
+    const std::string group = label.rfind("syntactic:", 0) == 0 ? "syntactic" : label;
+    auto it = std::find_if(shares.begin(), shares.end(), [&](const auto& s) { return s.first == group; });
+    if (it == shares.end()) shares.emplace_back(group, 1);
+    else ++it->second;
+    ++heads;
+  }
+  const float bar_w = std::max(font * 4.0f, std::min(width, font * 14.0f)), bar_h = font * 0.8f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  float x = p.x;
+  for (const auto& [group, count] : shares) {
+    const float w = bar_w * count / std::max(1, heads);
+    draw->AddRectFilled(ImVec2(x, p.y), ImVec2(x + w - 1.0f, p.y + bar_h), role_colour(group));
+    x += w;
+  }
+  ImGui::Dummy(ImVec2(bar_w, bar_h));
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    for (const auto& [group, count] : shares) ImGui::Text("%s: %d of %d heads", label_display_name(group).c_str(), count, heads);
+    ImGui::EndTooltip();
+  }
+  std::string top;
+  for (const auto& [group, count] : shares) {
+    if (!top.empty()) top += ", ";
+    top += std::to_string(count) + " " + label_display_name(group);
+  }
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + bar_w);
+  ImGui::TextDisabled("%s", top.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+}
+
+}  // namespace
 
 void draw_heads_overview(PanelContext& context, float width, float height) {
   const app::AppState& state = context.state();
@@ -22,7 +73,9 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   ImGui::TextUnformatted("Heads");
   ImGui::SameLine();
   ImGui::Checkbox("summary", &ui.overview_summary);
-  item_tooltip("Show each layer's mean attention over its heads instead of the single heads.");
+  register_item(ui, ids::kOverviewSummary);
+  item_tooltip("Show each layer's mean attention over its heads instead of the single heads, with how far and how "
+               "widely the layer looks and which roles its heads hold: what a head does depends on its layer.");
   ImGui::SameLine();
   ImGui::TextDisabled("click a head to inspect it");
 
@@ -33,7 +86,11 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   // Thumbnails shrink to fit all heads of a layer on one row; the panel scrolls vertically.
-  const float tile = std::max(font * 3.0f, std::min(font * 14.0f, (avail_w - font * 2.2f) / columns - spacing));
+  float tile = std::max(font * 3.0f, std::min(font * 14.0f, (avail_w - font * 2.2f) / columns - spacing));
+  // Summary: room for the layer's profile beside its thumbnail.
+  if (ui.overview_summary) tile = std::max(font * 3.0f, std::min(tile, avail_w * 0.35f));
+  const std::vector<analysis::AttentionSpread> spreads =
+      ui.overview_summary ? analysis::layer_spreads(model, {&state.trace}) : std::vector<analysis::AttentionSpread>{};
   for (int l = 0; l < layer_count; ++l) {
     const Layer& layer = model.layers[l];
     ImGui::BeginGroup();
@@ -77,6 +134,11 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       else ImGui::TextUnformatted(caption.c_str());
       ImGui::PopID();
       ImGui::EndGroup();
+    }
+    if (ui.overview_summary && l < static_cast<int>(spreads.size())) {
+      ImGui::SameLine();
+      draw_layer_profile(state, l, spreads[l], ImGui::GetContentRegionAvail().x);
+      register_item(ui, std::string(ids::kOverviewLayerProfile) + "/" + std::to_string(l));
     }
   }
   ImGui::EndChild();

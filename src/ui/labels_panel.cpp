@@ -142,6 +142,7 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", state.analysis.gold.reason.c_str());
   ImGui::PopTextWrapPos();
+  draw_pruning_curve(context, width);
   const int layers = std::min(static_cast<int>(state.analysis.layers.size()), static_cast<int>(state.document.model.layers.size()));
   for (int l = 0; l < layers; ++l) {
     ImGui::Separator();

@@ -37,6 +37,8 @@ void draw_training_panel(PanelContext& context, float width, float height);
 void draw_circuits_view(PanelContext& context, float width, float height);
 void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
+// The pruning curve of the lab model (inside the labels panel).
+void draw_pruning_curve(PanelContext& context, float width);
 void draw_help_overlay(PanelContext& context);
 void draw_status_bar(PanelContext& context);
 void draw_lesson_panel(PanelContext& context, float width, float height);

@@ -41,7 +41,9 @@ ImU32 role_colour(const std::string& label) {
       {"cls", 0xF0E442},            {"delimiter", 0xC9A227},         {"syntactic:nsubj", 0xD55E00},
       {"syntactic:det", 0x009E73},  {"syntactic:dobj", 0xE69F00},    {"syntactic:punct", 0xCC79A7},
       {"syntactic:amod", 0x9CCB6B}, {"syntactic:prep", 0xA6761D},    {"syntactic:pobj", 0x8E7CC3},
-      {"induction", 0xE8464B},      {"duplicate_token", 0x7FB8A6},
+      {"induction", 0xE8464B},      {"duplicate_token", 0x7FB8A6},   {"syntactic", 0xE7298A},
+      {"local", 0x88CCEE},          {"broad", 0x999933},             {"content_similarity", 0x44AA99},
+      {"rare_word", 0xAA4499},
   };
   for (const Entry& e : kColours)
     if (label == e.label) return rgb(e.hex);

@@ -10,6 +10,8 @@
 
 #include "app/training_session.h"
 #include "imgui.h"
+#include "ui/head_caption.h"
+#include "ui/heatmap.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/role_timeline.h"
@@ -173,6 +175,107 @@ void head_score_plot(const char* id, const app::TrainingSession& session, bool l
   line_plot(id, series, size, options);
 }
 
+// Layer dependence of the model now, on the held-out inputs: per layer how far and how widely its
+// heads look and which roles they hold (the same measures as the lab's overview summary).
+void draw_layer_dependence(const app::TrainingSession& session, LabUiState& ui, const Words& t) {
+  const app::TimelineSample& sample = session.timeline().back();
+  const Model& model = session.trainer()->model();
+  ImGui::TextUnformatted(t("train_layers_title"));
+  help_marker(t("train_layers_help"));
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  std::size_t index = 0;
+  for (std::size_t l = 0; l < model.layers.size() && l < sample.spreads.size(); ++l) {
+    std::vector<std::pair<std::string, int>> counts;
+    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) {
+      if (index >= sample.heads.size()) break;
+      const std::string& label = sample.heads[index].label;
+      const std::string group = label.rfind("syntactic:", 0) == 0 ? "syntactic" : label;
+      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == group; });
+      if (it == counts.end()) counts.emplace_back(group, 1);
+      else ++it->second;
+    }
+    std::string roles;
+    for (const auto& [group, count] : counts) roles += (roles.empty() ? "" : ", ") + std::to_string(count) + " " + label_display_name(group);
+    const analysis::AttentionSpread& s = sample.spreads[l];
+    ImGui::Text(t("train_layer_row"), static_cast<int>(l), s.distance, s.entropy, s.uniform_entropy);
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", roles.c_str());
+  }
+  register_rect(ui, ids::kTrainLayers, start, ImVec2(start.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+}
+
+// The model being trained, head by head, on one held-out input the learner picks, redrawn as it
+// learns (the session refreshes the trace a few times a second), each head captioned with its
+// label at the latest sample; a click shows that head large.
+void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float width, const Words& t) {
+  const app::HeadsSnapshot& snapshot = session.snapshot();
+  if (snapshot.step < 0) return;
+  const float font = ImGui::GetFontSize();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  ImGui::TextUnformatted(t("train_heads_title"));
+  help_marker(t("train_heads_help"));
+  ImGui::SetNextItemWidth(width);
+  const std::string current = session.snapshot_input_text(snapshot.input);
+  if (ImGui::BeginCombo("##train_input", current.c_str())) {
+    const int shown = std::min(session.snapshot_input_count(), 20);
+    for (int i = 0; i < shown; ++i) {
+      ImGui::PushID(i);
+      if (ImGui::Selectable(session.snapshot_input_text(i).c_str(), i == snapshot.input)) session.set_snapshot_input(i);
+      ImGui::PopID();
+    }
+    ImGui::EndCombo();
+  }
+  register_item(ui, ids::kTrainHeadsInput);
+  const Model& model = session.trainer()->model();
+  const std::vector<app::HeadRole>& roles = session.timeline().back().heads;
+  int max_heads = 1;
+  for (const Layer& layer : model.layers) max_heads = std::max(max_heads, layer.head_count());
+  const float tile = std::max(font * 3.0f, std::min(font * 7.0f, (width - font * 2.2f) / max_heads - spacing));
+  std::size_t index = 0;
+  for (int l = 0; l < static_cast<int>(model.layers.size()) && l < static_cast<int>(snapshot.trace.layers.size()); ++l) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("L%d", l);
+    ImGui::SameLine(font * 2.0f);
+    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) {
+      if (h > 0) ImGui::SameLine();
+      ImGui::BeginGroup();
+      ImGui::PushID(l * 64 + h);
+      HeatmapOptions options;
+      options.tokens = &snapshot.texts;
+      options.show_labels = false;
+      options.selected = ui.training_head_layer == l && ui.training_head == h;
+      const HeatmapResult r = heatmap("train_thumb", snapshot.trace.layers[l].heads[h].attention, ImVec2(tile, tile), options);
+      register_item(ui, std::string(ids::kTrainHead) + "/" + std::to_string(l) + "/" + std::to_string(h));
+      if (r.clicked) ui.training_head_layer = l, ui.training_head = h;
+      const std::string caption = index < roles.size() ? role_text(roles[index], false) : "";
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + tile);
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(index < roles.size() && roles[index].label != "mixed"
+                                                            ? role_colour(roles[index].label)
+                                                            : ImGui::GetColorU32(ImGuiCol_TextDisabled)),
+                         "%s", caption.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::PopID();
+      ImGui::EndGroup();
+    }
+  }
+  const int l = ui.training_head_layer, h = ui.training_head;
+  if (l < 0 || l >= static_cast<int>(snapshot.trace.layers.size()) || h >= static_cast<int>(snapshot.trace.layers[l].heads.size()))
+    return;
+  ImGui::Text(t("train_head_detail"), l, h, snapshot.step);
+  HeatmapOptions options;
+  options.tokens = &snapshot.texts;
+  options.show_axis_titles = true;
+  const float side = std::min(width, font * 24.0f);
+  const HeatmapResult r = heatmap("train_head_detail", snapshot.trace.layers[l].heads[h].attention, ImVec2(side, side), options);
+  register_item(ui, ids::kTrainHeadDetail);
+  if (r.hovered_row >= 0) {
+    ImGui::BeginTooltip();
+    ImGui::Text("\"%s\" -> \"%s\": %.3f", snapshot.texts[r.hovered_row].c_str(), snapshot.texts[r.hovered_col].c_str(),
+                snapshot.trace.layers[l].heads[h].attention(r.hovered_row, r.hovered_col));
+    ImGui::EndTooltip();
+  }
+}
+
 void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
   const float font = ImGui::GetFontSize();
   const training::Trainer& trainer = *session.trainer();
@@ -225,6 +328,8 @@ void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, f
   ImGui::TextUnformatted(t(induction ? "train_roles_title_symbols" : "train_roles_title"));
   help_marker(t(induction ? "train_roles_help_symbols" : "train_roles_help"));
   draw_role_timeline(session, ui, width);
+  draw_training_heads(session, ui, width, t);
+  draw_layer_dependence(session, ui, t);
 }
 
 // One row per head: probe accuracy as a bar, the control task's accuracy as a grey bar inside it.
@@ -284,6 +389,45 @@ void draw_probes(app::TrainingSession& session, LabUiState& ui, float width, con
   register_rect(ui, ids::kTrainProbeChart, chart, ImVec2(chart.x + width, ImGui::GetCursorScreenPos().y));
 }
 
+// One vs many as an experiment: held-out loss against the number of heads (same width), the mean
+// of three seeds as a line and each seed as a dot, filled in as the runs finish.
+void draw_experiment(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
+  const float font = ImGui::GetFontSize();
+  ImGui::TextUnformatted(t("train_experiment_title"));
+  help_marker(t("train_experiment_help"));
+  const training::HeadCountExperiment* e = session.experiment();
+  const bool running = session.experiment_running();
+  ImGui::PushID("experiment");
+  if (ImGui::Button(t(running ? "train_pause" : (e && !e->done() ? "train_experiment_go_on" : "train_experiment_run"))))
+    session.set_experiment_running(!running);
+  ImGui::PopID();
+  register_item(ui, ids::kTrainExperiment);
+  if (!e) return;
+  ImGui::SameLine();
+  char progress[64];
+  std::snprintf(progress, sizeof progress, t("train_experiment_progress"), e->steps_done(), e->steps_total());
+  ImGui::ProgressBar(static_cast<float>(e->steps_done()) / std::max(1, e->steps_total()), ImVec2(-1, 0), progress);
+  std::vector<float> heads, means, seed_x, seed_losses;
+  for (const training::HeadCountPoint& p : e->points())
+    if (p.runs > 0) heads.push_back(static_cast<float>(p.heads)), means.push_back(p.mean);
+  for (const training::HeadCountRun& run : e->runs())
+    if (run.done) seed_x.push_back(static_cast<float>(run.heads)), seed_losses.push_back(run.held_out_loss);
+  PlotOptions options;
+  options.x_label = t("train_experiment_axis");
+  options.x_min = 0.0f;
+  options.x_max_at_least = 8.5f;
+  options.y_from_zero = false;
+  line_plot("experiment", {{means.data(), heads.data(), static_cast<int>(means.size()), kTrainColour, t("train_experiment_mean")},
+                           {seed_losses.data(), seed_x.data(), static_cast<int>(seed_losses.size()), kHeldOutColour,
+                            t("train_experiment_seed"), true}},
+            ImVec2(width, std::clamp(height * 0.4f, font * 8.0f, font * 14.0f)), options);
+  register_item(ui, ids::kTrainExperimentPlot);
+  for (const training::HeadCountPoint& p : e->points()) {
+    if (p.runs == 0) continue;
+    ImGui::Text(t("train_experiment_row"), p.heads, 64 / p.heads, p.mean, p.min, p.max, p.runs);
+  }
+}
+
 void draw_comparison(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
   const float font = ImGui::GetFontSize();
   const training::HeadComparison* c = session.comparison();
@@ -318,6 +462,8 @@ void draw_comparison(app::TrainingSession& session, LabUiState& ui, float width,
     register_item(ui, ids::kTrainComparePlot);
   }
   wrapped_disabled(t("train_compare_help"));
+  ImGui::Separator();
+  draw_experiment(session, ui, width, height, t);
 }
 
 }  // namespace

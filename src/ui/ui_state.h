@@ -2,12 +2,14 @@
 // UI-only state: what is hovered, which panels are open, splitter positions. Never part of the
 // document and never sent to the engine. No ImGui types here so it stays trivially testable.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "app/actions.h"
 #include "app/matrix_actions.h"
+#include "app/pruning_curve.h"
 #include "engine/analysis/circuits.h"
 
 namespace headlab::ui {
@@ -86,11 +88,19 @@ struct LabUiState {
   // The training request (AppState::training_request_serial) last shown: a new one, from a lesson
   // or the task choice, opens the Training tab on the run it asked for.
   std::uint64_t shown_training_request = 0;
+  // The training model's head shown large under its heads overview (-1: none picked yet).
+  int training_head_layer = -1;
+  int training_head = 0;
   // The lesson panel: the height of its goal and buttons (last frame), and the hints scrolled to.
   float lesson_footer_height = 0.0f;
   int lesson_hints_scrolled = 0;
 
   CircuitsCache circuits;
+  // The pruning curve last measured (on request: a trained model takes up to a second), and the
+  // model revision it describes.
+  std::optional<app::PruningCurve> pruning_curve;
+  std::uint64_t pruning_revision = 0;
+  int pruning_apply = 0;  // the point the learner picked: prune this many heads
   // The "random tokens, repeated" box of the symbol embedding.
   int repeated_length = 8;
   int repeated_seed = 1;

@@ -102,3 +102,33 @@ TEST(InputSource, AWeightEditKeepsThePreparedInput) {
 
 }  // namespace
 }  // namespace headlab::app
+
+namespace headlab::app {
+namespace {
+
+// The "text was cut" notice describes the current input: it goes when a short text comes back,
+// and comes again for the next long one. Other notices stay.
+TEST(InputSource, TheCutTextNoticeGoesWithItsCause) {
+  AppState state;
+  Controller controller(state, test_resources());
+  const auto cut_notices = [&] {
+    int count = 0;
+    for (const Notice& n : state.notices) count += n.cause == NoticeCause::truncated_input;
+    return count;
+  };
+  std::string long_text;
+  for (int i = 0; i < 100; ++i) long_text += "word ";
+  controller.notify(NoticeLevel::info, "unrelated");
+  ASSERT_TRUE(controller.apply(SetText{long_text}).ok());
+  EXPECT_EQ(cut_notices(), 1);
+  ASSERT_TRUE(controller.apply(SetText{"The dog sleeps."}).ok());
+  EXPECT_EQ(cut_notices(), 0);
+  EXPECT_EQ(state.notices.size(), 1u);  // "unrelated" stays
+  ASSERT_TRUE(controller.apply(SetText{long_text}).ok());
+  EXPECT_EQ(cut_notices(), 1);
+  ASSERT_TRUE(controller.undo());
+  EXPECT_EQ(cut_notices(), 0) << "undo back to a short text also ends it";
+}
+
+}  // namespace
+}  // namespace headlab::app

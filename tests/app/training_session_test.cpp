@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <functional>
 #include <cmath>
@@ -13,6 +14,8 @@
 #include "api/api.h"
 #include "app/training_session.h"
 #include "engine/assets.h"
+#include "engine/embedding.h"
+#include "engine/forward.h"
 #include "engine/training/gold_corpus.h"
 #include "test_resources.h"
 
@@ -20,6 +23,11 @@ namespace headlab::app {
 namespace {
 
 using nlohmann::json;
+
+std::string lower_ascii(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
 // ---- head roles: the lab's labeller on hand-made attention ----------------------------------------
 //
 // One generated-style sentence, "[CLS] the dog often sees a cat . [SEP]", with its gold arcs; each
@@ -361,6 +369,60 @@ TEST(TrainingApi, OpsAndErrors) {
     EXPECT_FALSE(r["ok"]) << request.dump();
     EXPECT_EQ(r["error"].get<std::string>().rfind(message, 0), 0u) << r.dump();
   }
+}
+
+TEST(TrainingSession, TheHeadsOverviewFollowsTrainingOnAPickedInput) {
+  TrainingSession session(test_resources());
+  ASSERT_EQ(session.ensure_started(), "");
+  const HeadsSnapshot& snapshot = session.snapshot();
+  EXPECT_EQ(snapshot.step, 0);
+  ASSERT_EQ(snapshot.trace.layers.size(), 2u);
+  EXPECT_EQ(snapshot.trace.layers[1].heads.size(), 4u);
+  session.step(10);
+  EXPECT_EQ(snapshot.step, 10);
+  // The trace is the engine's forward pass of the trained model on the picked held-out sentence.
+  session.set_snapshot_input(3);
+  EXPECT_EQ(snapshot.input, 3);
+  EXPECT_EQ(snapshot.texts.size(), snapshot.tokens.size());
+  std::string joined;
+  for (const std::string& text : snapshot.texts)
+    if (text != "[CLS]" && text != "[SEP]") joined += (joined.empty() ? "" : " ") + text;
+  EXPECT_EQ(lower_ascii(joined), lower_ascii(session.snapshot_input_text(3))) << "the input shown is the one picked";
+  Trace expected;
+  forward(session.trainer()->model(), embed(snapshot.tokens, session.trainer()->model()), expected);
+  EXPECT_TRUE(expected.layers[1].heads[2].attention.isApprox(snapshot.trace.layers[1].heads[2].attention));
+  session.set_snapshot_input(100000);
+  EXPECT_EQ(snapshot.input, session.snapshot_input_count() - 1);
+  // While it trains, frames refresh it (at most every kSnapshotSeconds).
+  session.set_running(true);
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::steady_clock::now() - start < std::chrono::duration<double>(kSnapshotSeconds * 2.5)) session.advance_frame();
+  EXPECT_GT(snapshot.step, 10);
+  EXPECT_LE(snapshot.step, session.trainer()->steps_done());
+}
+
+TEST(TrainingApi, TheHeadCountExperimentRunsByFramesOrBySteps) {
+  AppState state;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
+  json r = call(controller, &session, {{"op", "headCountExperiment"}, {"steps", 5}});
+  ASSERT_TRUE(r["ok"]) << r.dump();
+  EXPECT_EQ(r["result"]["running"], false);
+  EXPECT_EQ(r["result"]["step"], 5);
+  EXPECT_EQ(r["result"]["total"], 12 * kExperimentStepsPerRun);
+  ASSERT_EQ(r["result"]["runs"].size(), 12u);
+  EXPECT_EQ(r["result"]["runs"][0]["heads"], 1);
+  EXPECT_EQ(r["result"]["runs"][3]["heads"], 8);
+  EXPECT_EQ(r["result"]["runs"][11]["heads"], 8);
+  EXPECT_EQ(r["result"]["runs"][11]["seed"], 3);
+  EXPECT_EQ(r["result"]["points"].size(), 4u);
+  EXPECT_TRUE(r["result"]["points"][0]["mean"].is_null()) << "no run has finished";
+  r = call(controller, &session, {{"op", "headCountExperiment"}, {"run", true}});
+  EXPECT_EQ(r["result"]["running"], true);
+  session.advance_frame();
+  EXPECT_GT(session.experiment()->steps_done(), 5);
+  EXPECT_FALSE(call(controller, &session, {{"op", "headCountExperiment"}, {"steps", 0}})["ok"]);
+  EXPECT_TRUE(call(controller, &session, {{"op", "trainState"}})["result"]["experiment"].is_object());
 }
 
 // ---- the induction task --------------------------------------------------------------------------

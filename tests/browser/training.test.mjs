@@ -144,3 +144,64 @@ test('Use in lab loads the trained model as one undoable edit', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Scrolls the panel under `anchor` with the mouse wheel until widget `name` is fully in view.
+async function scrollIntoView(page, anchor, name) {
+  const height = page.viewportSize().height;
+  for (let i = 0; i < 40; i++) {
+    const r = await rectOf(page, name);
+    if (r.y >= 0 && r.y + r.height <= height) return r;
+    const a = center(await rectOf(page, anchor));
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.wheel(0, r.y < 0 ? -200 : 200);
+    await frames(page, 3);
+  }
+  throw new Error(`${name} never came into view`);
+}
+
+test('the heads of the model being trained redraw as it learns; a click shows one large', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1920, height: 1080 });
+  await click(page, 'tab/training');
+  await click(page, 'train/play');
+  await page.waitForTimeout(1500);
+  const thumb = await scrollIntoView(page, 'train/loss', 'train/head/1/0');
+  const before = await page.screenshot({ clip: thumb });
+  const stepBefore = (await trainState(page)).snapshot.step;
+  await page.waitForTimeout(2500);
+  const after = await page.screenshot({ clip: await rectOf(page, 'train/head/1/0') });
+  const state = await trainState(page);
+  assert.ok(state.snapshot.step > stepBefore, `the snapshot follows training (${stepBefore} -> ${state.snapshot.step})`);
+  assert.ok(state.snapshot.step <= state.step);
+  assert.ok(!before.equals(after), 'the thumbnail was redrawn with the newer weights');
+  await click(page, 'train/head/1/0');
+  await click(page, 'train/play');  // pause, so the large view holds still for the screenshot
+  await scrollIntoView(page, 'train/loss', 'train/head/detail');
+  await shot(page, 'training-heads-overview');
+  // The layer table is there, with a row per layer.
+  await scrollIntoView(page, 'train/loss', 'train/layers');
+  const layers = state.timeline.at(-1).layers;
+  assert.equal(layers.length, 2);
+  assert.ok(layers.every((l) => l.mean_distance > 0 && l.mean_entropy <= l.uniform_entropy + 1e-9));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the task choice switches the run to the induction task with a real click', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'tab/training');
+  await click(page, 'train/task/induction');
+  let state = await trainState(page);
+  assert.equal(state.task, 'induction');
+  assert.equal(state.step, 0);
+  await page.evaluate(() => window.headlab.trainStep(200));
+  await frames(page, 3);
+  await rectOf(page, 'train/induction/prefix');
+  await rectOf(page, 'train/induction/previous');
+  state = await trainState(page);
+  assert.equal(state.timeline.at(-1).heads.length, 8);
+  assert.ok('prefix_matching' in state.timeline.at(-1).heads[4]);
+  await click(page, 'train/task/grammar');
+  assert.equal((await trainState(page)).task, 'grammar');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -4,10 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 
+#include "engine/assets.h"
+#include "engine/document.h"
 #include "engine/embedding.h"
+#include "engine/lexicon.h"
 #include "engine/model_file.h"
 #include "engine/symbol_sequence.h"
 #include "engine/tokenizer.h"
@@ -68,6 +72,34 @@ TEST(SymbolEmbedding, OneDimensionPerSymbolAndFreeDimensionsLeftAtZero) {
   EXPECT_EQ(X(1, kFeatureSymbolFirst + 0), 1.0f);
   EXPECT_EQ(X.row(2).segment(kFeatureSymbolFirst, kSymbolCount).sum(), 0.0f);  // not a symbol
   EXPECT_EQ(X.rightCols(24 - kFeatureFreeFirst).cwiseAbs().sum(), 0.0f);
+}
+
+// "A" and "I" are frequent English words and "J" a rare one; as symbols none is rarer than another,
+// so the rare-word role has no target on a symbol sequence (for the symbol embedding and for a
+// trained model whose vocabulary is single letters, the induction task's).
+TEST(SymbolEmbedding, SymbolsHaveNoWordFrequencies) {
+  std::string error;
+  const Lexicon lexicon = load_lexicon(&error);
+  ASSERT_TRUE(error.empty()) << error;
+  Document document;
+  document.model = make_model(24, 1, 2, 1, Embedding::symbols);
+  document.input.text = "A I J C A I J C";
+  const auto spread = [&](const Document& d) {
+    const PreparedInput prepared = prepare_input(d, lexicon);
+    float lo = 1e9f, hi = -1e9f;
+    for (const Token& t : prepared.tokens)
+      if (!t.is_special) lo = std::min(lo, t.zipf), hi = std::max(hi, t.zipf);
+    return hi - lo;
+  };
+  EXPECT_EQ(spread(document), 0.0f);
+  Document trained = document;
+  trained.model = make_model(24, 1, 2, 1);
+  trained.model.vocab = {"[UNK]", "[MASK]", "[CLS]", "[SEP]", "a", "b", "c", "i", "j"};
+  trained.model.token_embedding = Matrix::Zero(9, 24);
+  EXPECT_EQ(spread(trained), 0.0f);
+  Document words = document;
+  words.model = make_model(24, 1, 2, 1);  // named features: these are English words
+  EXPECT_GT(spread(words), 1.0f);
 }
 
 TEST(SymbolEmbedding, ModelFilesSayAndCheckIt) {

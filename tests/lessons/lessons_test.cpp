@@ -43,6 +43,8 @@ TEST_F(LessonsTest, EveryGoalIsFalseAfterSetupAndTrueAfterSolution) {
       ASSERT_EQ(start_step(controller, l, s), "");
       sync_training(controller, training);
       EXPECT_FALSE(state.progress.goal_met) << "the goal already holds after the setup";
+      EXPECT_FALSE(state.progress.completed.count(lesson.id + "/" + lesson.steps[s].id))
+          << "the step was marked completed on arrival (by a state on the way through its setup)";
       ASSERT_EQ(show_me(controller), "");
       sync_training(controller, training);
       if (lessons::find_training_goal(lesson.steps[s].goal)) {

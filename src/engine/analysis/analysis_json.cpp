@@ -91,4 +91,27 @@ json gold_json(const GoldStatus& gold) {
           {"sentence_id", gold.sentence_id.empty() ? json(nullptr) : json(gold.sentence_id)}};
 }
 
+nlohmann::json layer_profile_json(const std::vector<AttentionSpread>& spreads,
+                                  const std::vector<std::vector<std::string>>& labels) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t l = 0; l < spreads.size(); ++l) {
+    const AttentionSpread& s = spreads[l];
+    nlohmann::json shares = nlohmann::json::object();
+    const std::vector<std::string> none;
+    const std::vector<std::string>& layer_labels = l < labels.size() ? labels[l] : none;
+    for (const std::string& label : layer_labels) {
+      const std::string group = label.rfind("syntactic:", 0) == 0 ? "syntactic" : label;
+      shares[group] = shares.value(group, 0.0) + 1.0 / static_cast<double>(layer_labels.size());
+    }
+    out.push_back({{"layer", l},
+                   {"mean_distance", s.distance},
+                   {"mean_entropy", s.entropy},
+                   {"uniform_entropy", s.uniform_entropy},
+                   {"rows", s.rows},
+                   {"heads", layer_labels.size()},
+                   {"role_shares", shares}});
+  }
+  return out;
+}
+
 }  // namespace headlab::analysis

@@ -3,7 +3,11 @@
 // both spell the same ids (docs/js-api.md, docs/labels.md). Non-finite numbers become null.
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 #include "engine/analysis/analysis.h"
+#include "engine/analysis/attention_spread.h"
 
 namespace headlab::analysis {
 
@@ -14,6 +18,12 @@ nlohmann::json head_json(const HeadAnalysis& head, const GoldCorpus& corpus);
 // {"redundancy": (h, h) rows, "near_duplicates": [[a, b], ...], "importance_ranking": [...],
 //  "summary": {"label_counts": {id: count, "mixed": count}, "mean_scores": {id: number|null}}}
 nlohmann::json layer_json(const LayerAnalysis& layer);
+
+// Layer dependence, one entry per layer: {"layer", "mean_distance", "mean_entropy",
+// "uniform_entropy", "rows", "heads", "role_shares": {role id or "syntactic" or "mixed": share}}.
+// labels[l] holds the labels of layer l's unpruned heads ("syntactic:<rel>" counts as syntactic).
+nlohmann::json layer_profile_json(const std::vector<AttentionSpread>& spreads,
+                                  const std::vector<std::vector<std::string>>& labels);
 
 // A matrix as rows of numbers (row i is m's row i); non-finite entries become null.
 nlohmann::json matrix_json(const Matrix& m);

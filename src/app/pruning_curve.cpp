@@ -1,0 +1,107 @@
+#include "app/pruning_curve.h"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "engine/forward.h"
+#include "engine/training/evaluation.h"
+
+namespace headlab::app {
+namespace {
+
+// The Training tab's held-out stream (training_session.cpp): the same sentences, so the curve's
+// first point is the loss the tab shows for the same model.
+constexpr std::uint32_t kHeldOutSeed = 7;
+constexpr int kHeldOutCount = 60;
+
+// What one point of a curve costs: a forward pass (and a loss) of a copy of the model with some
+// heads pruned.
+class Measurer {
+ public:
+  Measurer(const AppState& state, const Resources& resources) : state_(state), resources_(resources) {
+    const Model& model = state.document.model;
+    const training::Grammar& grammar = resources.grammar;
+    if (!model.vocab.empty() && model.vocab == grammar.vocabulary) {
+      measure_ = PruningMeasure::held_out_loss;
+      held_out_ = training::held_out_sentences(grammar, kHeldOutSeed, kHeldOutCount, model.special_tokens);
+    } else {
+      forward(model, state.input.X, trace_);
+      reference_ = trace_.layers.back().output;
+    }
+  }
+
+  PruningMeasure measure() const { return measure_; }
+
+  float operator()(const Model& model) {
+    if (measure_ == PruningMeasure::held_out_loss) {
+      // A masked objective for bidirectional models, next token for causal ones (as trained).
+      const training::Objective objective = model.causal ? training::Objective::next_token : training::Objective::masked_token;
+      return training::held_out_loss(model, resources_.grammar, held_out_, objective, training::MaskingConfig{}, kHeldOutSeed);
+    }
+    forward(model, state_.input.X, trace_);
+    const double norm = reference_.norm();
+    return norm > 0.0 ? static_cast<float>((trace_.layers.back().output - reference_).norm() / norm) : 0.0f;
+  }
+
+ private:
+  const AppState& state_;
+  const Resources& resources_;
+  PruningMeasure measure_ = PruningMeasure::output_change;
+  std::vector<training::Sentence> held_out_;
+  Trace trace_;
+  Matrix reference_;
+};
+
+// measure(model with order[0..k) pruned) for k = 0..order.size().
+std::vector<float> curve_along(const Model& model, const std::vector<std::pair<int, int>>& order, Measurer& measure) {
+  Model pruned = model;
+  std::vector<float> values{measure(pruned)};
+  for (const auto& [layer, head] : order) {
+    pruned.layers[layer].heads[head].pruned = true;
+    values.push_back(measure(pruned));
+  }
+  return values;
+}
+
+}  // namespace
+
+const char* pruning_measure_name(PruningMeasure measure) {
+  return measure == PruningMeasure::held_out_loss ? "held-out loss" : "output change";
+}
+
+PruningCurve pruning_curve(const AppState& state, const Resources& resources, int random_orders) {
+  PruningCurve curve;
+  const Model& model = state.document.model;
+  Measurer measure(state, resources);
+  curve.measure = measure.measure();
+  // Least important first over the whole model; ties keep layer-major order.
+  std::vector<std::pair<float, std::pair<int, int>>> ranked;
+  for (int l = 0; l < static_cast<int>(model.layers.size()) && l < static_cast<int>(state.analysis.layers.size()); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h)
+      if (!model.layers[l].heads[h].pruned) ranked.push_back({state.analysis.layers[l].heads[h].importance, {l, h}});
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& entry : ranked) curve.importance_order.push_back(entry.second);
+  curve.importance = curve_along(model, curve.importance_order, measure);
+
+  std::mt19937 rng(1);  // the same random orders every time
+  curve.random_orders = random_orders;
+  const std::size_t points = curve.importance.size();
+  curve.random_mean.assign(points, 0.0f);
+  curve.random_min.assign(points, INFINITY);
+  curve.random_max.assign(points, -INFINITY);
+  for (int r = 0; r < random_orders; ++r) {
+    std::vector<std::pair<int, int>> order = curve.importance_order;
+    std::shuffle(order.begin(), order.end(), rng);
+    const std::vector<float> values = curve_along(model, order, measure);
+    for (std::size_t k = 0; k < points; ++k) {
+      curve.random_mean[k] += values[k] / random_orders;
+      curve.random_min[k] = std::min(curve.random_min[k], values[k]);
+      curve.random_max[k] = std::max(curve.random_max[k], values[k]);
+    }
+  }
+  if (random_orders == 0) curve.random_mean.clear(), curve.random_min.clear(), curve.random_max.clear();
+  return curve;
+}
+
+}  // namespace headlab::app

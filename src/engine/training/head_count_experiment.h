@@ -1,0 +1,66 @@
+#pragma once
+// One vs many, as an experiment rather than one run: the same model trained with 1, 2, 4 and 8
+// heads per layer at the same width (h x d_k = d_model), each from 3 seeds, then scored by its
+// held-out loss. Vaswani et al. 2017 (table 3, rows A) compare head counts at a fixed width too;
+// three seeds give each point a range, so a difference smaller than the seed-to-seed spread reads
+// as no difference.
+//
+// Runs are trained one after another, seed by seed, so the results so far are always of whole
+// runs and every head count has a point after the first seed; step() can be called a frame's
+// worth at a time. Deterministic: the same config gives the same numbers.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/result.h"
+#include "generator.h"
+#include "trainer.h"
+
+namespace headlab::training {
+
+struct HeadCountRun {
+  int heads = 1;
+  std::uint32_t seed = 1;
+  int steps_done = 0;
+  float held_out_loss = 0.0f;  // measured when the run finishes
+  bool done = false;
+};
+
+// One point of the result: a head count over the seeds finished so far.
+struct HeadCountPoint {
+  int heads = 1;
+  int runs = 0;  // finished
+  float mean = 0.0f, min = 0.0f, max = 0.0f;
+};
+
+class HeadCountExperiment {
+ public:
+  // `base` gives everything but the head count and seed (its head_dim is ignored: d_model / h).
+  // Fails with a message when a head count does not divide d_model or the config is invalid.
+  static Result<HeadCountExperiment> create(const TrainerConfig& base, const Grammar& grammar,
+                                            std::vector<int> head_counts = {1, 2, 4, 8},
+                                            std::vector<std::uint32_t> seeds = {1, 2, 3}, int steps_per_run = 1000);
+
+  // Up to `steps` steps of the unfinished runs, in order; returns the steps taken (0 when done).
+  int step(int steps);
+  bool done() const;
+
+  const std::vector<HeadCountRun>& runs() const { return runs_; }  // seed-major: every head count of seed 1 first
+  std::vector<HeadCountPoint> points() const;
+  int steps_per_run() const { return steps_per_run_; }
+  int steps_done() const;  // over every run
+  int steps_total() const { return steps_per_run_ * static_cast<int>(runs_.size()); }
+
+ private:
+  HeadCountExperiment() = default;
+  TrainerConfig base_;
+  const Grammar* grammar_ = nullptr;
+  std::vector<Sentence> held_out_;
+  std::vector<int> head_counts_;
+  std::vector<HeadCountRun> runs_;
+  int steps_per_run_ = 0;
+  std::size_t current_ = 0;
+  std::optional<Trainer> trainer_;  // of runs_[current_]
+};
+
+}  // namespace headlab::training

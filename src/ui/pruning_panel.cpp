@@ -1,0 +1,106 @@
+// "Which heads matter?": the pruning curve of the lab model (app/pruning_curve.h) in importance
+// order against random orders, measured on request, and any point of it applied as one undoable
+// edit (SetPruned per head, one merge group).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+#include "ui/panels.h"
+#include "ui/plot.h"
+#include "ui/widget_ids.h"
+#include "ui/widgets.h"
+
+namespace headlab::ui {
+namespace {
+
+constexpr ImU32 kImportanceColour = IM_COL32(0, 114, 178, 255);  // blue
+constexpr ImU32 kRandomColour = IM_COL32(230, 159, 0, 255);      // orange
+constexpr ImU32 kRangeColour = IM_COL32(230, 159, 0, 110);
+// One merge group for "prune the first k heads": a single undo step.
+constexpr std::uint64_t kApplyMergeKey = 0x9E0C'0001'0000'0000ull;
+
+}  // namespace
+
+void draw_pruning_curve(PanelContext& context, float width) {
+  LabUiState& ui = context.ui;
+  const app::AppState& state = context.state();
+  const float font = ImGui::GetFontSize();
+  const bool open = ImGui::CollapsingHeader("Which heads matter? Pruning curve");
+  register_item(ui, ids::kPruningSection);
+  if (!open) return;
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled(
+      "Prune heads one at a time, least important first (Michel et al. 2019), and compare with random orders. A trained "
+      "model is measured by its held-out loss, any other by how much its last layer's output changes.");
+  ImGui::PopTextWrapPos();
+  const bool stale = ui.pruning_curve && ui.pruning_revision != state.revision;
+  if (ImGui::Button(ui.pruning_curve ? "Measure again" : "Measure")) {
+    ui.pruning_curve = app::pruning_curve(state, context.resources());
+    ui.pruning_revision = state.revision;
+    ui.pruning_apply = 0;
+  }
+  register_item(ui, ids::kPruningMeasure);
+  if (!ui.pruning_curve) return;
+  const app::PruningCurve& curve = *ui.pruning_curve;
+  if (stale) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(the model changed since)");
+  }
+  const int steps = static_cast<int>(curve.importance_order.size());
+  if (steps == 0) {
+    ImGui::TextDisabled("Every head is already pruned.");
+    return;
+  }
+  std::vector<float> x(curve.importance.size());
+  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k);
+  const std::string random_name = "random order (mean of " + std::to_string(curve.random_orders) + ")";
+  std::vector<PlotSeries> series = {
+      {curve.importance.data(), x.data(), static_cast<int>(x.size()), kImportanceColour, "importance order"}};
+  if (!curve.random_mean.empty()) {
+    series.push_back({curve.random_mean.data(), x.data(), static_cast<int>(x.size()), kRandomColour, random_name.c_str()});
+    series.push_back({curve.random_min.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "random: lowest", true});
+    series.push_back({curve.random_max.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "random: highest", true});
+  }
+  PlotOptions options;
+  options.x_label = "heads pruned";
+  options.x_max_at_least = static_cast<float>(steps);
+  options.mark_x = static_cast<float>(ui.pruning_apply);
+  options.mark_label = "";
+  ImGui::TextUnformatted(app::pruning_measure_name(curve.measure));
+  line_plot("pruning", series, ImVec2(width, font * 11.0f), options);
+  register_item(ui, ids::kPruningPlot);
+
+  ui.pruning_apply = std::clamp(ui.pruning_apply, 0, steps);
+  ImGui::SetNextItemWidth(std::min(width * 0.5f, font * 10.0f));
+  ImGui::SliderInt("##prune_count", &ui.pruning_apply, 0, steps, "%d heads");
+  register_item(ui, ids::kPruningCount);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(stale || ui.pruning_apply == 0);
+  if (ImGui::Button("Prune them")) {
+    for (int k = 0; k < ui.pruning_apply; ++k) {
+      const auto [layer, head] = curve.importance_order[k];
+      context.actions.emit(app::SetPruned{layer, head, true}, kApplyMergeKey);
+    }
+    context.actions.end_merge();
+  }
+  ImGui::EndDisabled();
+  register_item(ui, ids::kPruningApply);
+  item_tooltip("Prunes these heads in the lab, least important first, as one step (Ctrl+Z brings them back).");
+  const int k = ui.pruning_apply;
+  std::string names;
+  for (int i = 0; i < k && i < 6; ++i)
+    names += (i ? ", L" : "L") + std::to_string(curve.importance_order[i].first) + "H" + std::to_string(curve.importance_order[i].second);
+  if (k > 6) names += ", ...";
+  ImGui::PushTextWrapPos(0.0f);
+  if (curve.random_mean.empty())
+    ImGui::Text("%d pruned: %s %.3f (now %.3f)", k, app::pruning_measure_name(curve.measure), curve.importance[k], curve.importance[0]);
+  else
+    ImGui::Text("%d pruned%s%s: %.3f in importance order, %.3f on average in random order (now %.3f)", k, k ? " " : "",
+                names.c_str(), curve.importance[k], curve.random_mean[k], curve.importance[0]);
+  ImGui::PopTextWrapPos();
+}
+
+}  // namespace headlab::ui

@@ -1,0 +1,70 @@
+// One vs many as an experiment (head_count_experiment.h): the runs are the trainers they claim to
+// be (same config, seed and held-out sentences give the same loss), the numbers reproduce, and the
+// full experiment's numbers (docs/training.md) are printed by the Emergence run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "engine/training/evaluation.h"
+#include "engine/training/head_count_experiment.h"
+
+namespace headlab::training {
+namespace {
+
+const Grammar& grammar() {
+  static const Grammar g = load_grammar().value();
+  return g;
+}
+
+TEST(HeadCountExperiment, RunsAreReproducibleTrainersOfTheSameWidth) {
+  Result<HeadCountExperiment> made = HeadCountExperiment::create(TrainerConfig{}, grammar(), {1, 4}, {1, 2}, 15);
+  ASSERT_TRUE(made.ok()) << made.error();
+  HeadCountExperiment a = std::move(made).value();
+  HeadCountExperiment b = HeadCountExperiment::create(TrainerConfig{}, grammar(), {1, 4}, {1, 2}, 15).value();
+  EXPECT_EQ(a.steps_total(), 60);
+  // Frames of odd sizes cross run boundaries; the results do not depend on them.
+  while (!a.done()) a.step(7);
+  EXPECT_EQ(b.step(1000), 60);
+  EXPECT_EQ(b.step(10), 0);
+  ASSERT_EQ(a.runs().size(), 4u);
+  for (std::size_t r = 0; r < a.runs().size(); ++r) {
+    EXPECT_TRUE(a.runs()[r].done);
+    EXPECT_EQ(a.runs()[r].held_out_loss, b.runs()[r].held_out_loss);
+  }
+  // A run is the trainer of its head count and seed, scored on the Training tab's held-out set.
+  TrainerConfig config;
+  config.architecture.head_count = 4;
+  config.seed = 2;
+  Trainer trainer = Trainer::create(config, grammar()).value();
+  trainer.step(15);
+  EXPECT_EQ(trainer.model().layers[0].d_k, 16);
+  const std::vector<Sentence> held_out = held_out_sentences(grammar(), 7, 60, config.architecture.special_tokens);
+  EXPECT_EQ(a.runs()[3].heads, 4);  // seed-major: 1 and 4 heads of seed 1, then of seed 2
+  EXPECT_EQ(a.runs()[3].seed, 2u);
+  EXPECT_FLOAT_EQ(a.runs()[3].held_out_loss,
+                  held_out_loss(trainer.model(), grammar(), held_out, config.objective, config.masking, 7));
+  const std::vector<HeadCountPoint> points = a.points();
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[1].heads, 4);
+  EXPECT_EQ(points[1].runs, 2);
+  EXPECT_FLOAT_EQ(points[1].mean, (a.runs()[1].held_out_loss + a.runs()[3].held_out_loss) / 2);
+  EXPECT_EQ(points[1].min, std::min(a.runs()[1].held_out_loss, a.runs()[3].held_out_loss));
+  EXPECT_FALSE(HeadCountExperiment::create(TrainerConfig{}, grammar(), {3}, {1}, 10).ok()) << "3 does not divide 64";
+}
+
+// The page's experiment, natively: the numbers docs/training.md reports.
+TEST(EmergenceHeadCounts, TheFullExperiment) {
+  HeadCountExperiment e = HeadCountExperiment::create(TrainerConfig{}, grammar()).value();
+  while (!e.done()) e.step(500);
+  for (const HeadCountRun& run : e.runs()) std::printf("heads %d seed %u: held-out loss %.3f\n", run.heads, run.seed, run.held_out_loss);
+  for (const HeadCountPoint& p : e.points()) {
+    std::printf("%d heads: mean %.3f, range %.3f to %.3f\n", p.heads, p.mean, p.min, p.max);
+    EXPECT_EQ(p.runs, 3);
+    EXPECT_TRUE(std::isfinite(p.mean));
+    EXPECT_LT(p.max, 4.2f) << "every run learns something (uniform guessing over 67 words: ln 67 = 4.2)";
+  }
+}
+
+}  // namespace
+}  // namespace headlab::training
