@@ -4,16 +4,12 @@
 #include <cmath>
 #include <random>
 
+#include "app/held_out_labels.h"
 #include "engine/forward.h"
 #include "engine/training/evaluation.h"
 
 namespace headlab::app {
 namespace {
-
-// The Training tab's held-out stream (training_session.cpp): the same sentences, so the curve's
-// first point is the loss the tab shows for the same model.
-constexpr std::uint32_t kHeldOutSeed = 7;
-constexpr int kHeldOutCount = 60;
 
 // What one point of a curve costs: a forward pass (and a loss) of a copy of the model with some
 // heads pruned.
@@ -22,7 +18,8 @@ class Measurer {
   Measurer(const AppState& state, const Resources& resources) : state_(state), resources_(resources) {
     const Model& model = state.document.model;
     const training::Grammar& grammar = resources.grammar;
-    if (!model.vocab.empty() && model.vocab == grammar.vocabulary) {
+    if (trained_on_grammar(model, grammar)) {
+      // The Training tab's held-out sentences: the curve's first point is the loss it shows.
       measure_ = PruningMeasure::held_out_loss;
       held_out_ = training::held_out_sentences(grammar, kHeldOutSeed, kHeldOutCount, model.special_tokens);
     } else {

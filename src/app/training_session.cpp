@@ -14,10 +14,6 @@
 namespace headlab::app {
 namespace {
 
-// Held-out sentences come from one fixed stream, so every seed is measured on the same sentences
-// and their baselines agree when the learner compares runs.
-constexpr std::uint32_t kHeldOutSeed = 7;
-
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -43,22 +39,6 @@ int total_heads(const Model& model) {
 
 }  // namespace
 
-HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config) {
-  HeadRole role;
-  const analysis::HeadLabel& label = head.label;
-  if (label.mixed) return role;
-  role.label = label.label;
-  role.score = head.scores.score(label.primary);
-  if (const analysis::RelationScore* relation = head.scores.syntactic.best_relation();
-      relation && label.primary == analysis::Role::syntactic) {
-    role.baseline = relation->baseline;
-    role.direction = relation->head_to_dependent ? training::kHeadToDependent : training::kDependentToHead;
-  } else {
-    role.baseline = analysis::role_status(head.scores, config)[static_cast<int>(label.primary)].threshold;
-  }
-  return role;
-}
-
 TrainingSession::TrainingSession(const Resources& resources)
     : grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
 
@@ -82,12 +62,9 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
   if (config.task == training::Task::induction)
     induction_held_out_ = training::held_out_repeated_segments(config.induction, seed, settings_.induction_held_out_count,
                                                                config.architecture.special_tokens);
-  if (held_out_.empty()) {
-    held_out_ = training::held_out_sentences(*grammar_, kHeldOutSeed, settings_.held_out_count,
-                                             config.architecture.special_tokens);
-    label_resources_.config = training::label_config_for(*lab_label_config_, *grammar_);
-    label_resources_.gold = training::gold_corpus(held_out_, *grammar_);
-  }
+  if (held_out_.sentences.empty())
+    held_out_ = HeldOutLabeller::make(*grammar_, *lab_label_config_, config.architecture.special_tokens,
+                                      settings_.held_out_count);
   timeline_.clear();
   probe_data_.reset();
   probes_ = {};
@@ -135,16 +112,11 @@ void TrainingSession::sample_timeline() {
     return;
   }
   const training::TrainerConfig& config = trainer.config();
-  sample.held_out_loss =
-      training::held_out_loss(trainer.model(), *grammar_, held_out_, config.objective, config.masking, kHeldOutSeed);
-  const training::HeldOutSet set = training::evaluate_sentences(trainer.model(), *grammar_, held_out_);
-  std::vector<const Trace*> traces;
-  for (const Trace& trace : set.traces) traces.push_back(&trace);
-  sample.spreads = analysis::layer_spreads(trainer.model(), traces);
-  const std::vector<analysis::PooledHead> labels =
-      analysis::label_heads_pooled(set.tokens, set.traces, trainer.model().causal, label_resources_);
-  sample.heads.reserve(labels.size());
-  for (const analysis::PooledHead& head : labels) sample.heads.push_back(head_role(head, label_resources_.config));
+  sample.held_out_loss = training::held_out_loss(trainer.model(), *grammar_, held_out_.sentences, config.objective,
+                                                 config.masking, kHeldOutSeed);
+  HeldOutReading reading = read_held_out(trainer.model(), *grammar_, held_out_);
+  sample.heads = std::move(reading.heads);
+  sample.spreads = std::move(reading.spreads);
   timeline_.push_back(std::move(sample));
 }
 
@@ -176,14 +148,15 @@ void TrainingSession::set_snapshot_input(int index) {
 }
 
 int TrainingSession::snapshot_input_count() const {
-  return static_cast<int>(settings_.task == training::Task::induction ? induction_held_out_.sequences.size() : held_out_.size());
+  return static_cast<int>(settings_.task == training::Task::induction ? induction_held_out_.sequences.size()
+                                                                      : held_out_.sentences.size());
 }
 
 std::string TrainingSession::snapshot_input_text(int index) const {
   if (index < 0 || index >= snapshot_input_count()) return {};
   if (settings_.task == training::Task::induction) return training::symbol_text(induction_held_out_.sequences[index]);
   std::string text;  // the words, without [CLS] and [SEP]
-  for (const Token& token : training::to_tokens(held_out_[index], *grammar_))
+  for (const Token& token : training::to_tokens(held_out_.sentences[index], *grammar_))
     if (!token.is_special) text += (text.empty() ? "" : " ") + token.text;
   return text;
 }
@@ -196,7 +169,7 @@ void TrainingSession::refresh_snapshot() {
   const Model& model = trainer_->model();
   snapshot_.tokens = settings_.task == training::Task::induction
                          ? training::symbol_tokens(induction_held_out_.sequences[snapshot_.input])
-                         : training::to_tokens(held_out_[snapshot_.input], *grammar_);
+                         : training::to_tokens(held_out_.sentences[snapshot_.input], *grammar_);
   snapshot_.texts.clear();
   for (const Token& token : snapshot_.tokens) snapshot_.texts.push_back(token.text);
   forward(model, embed(snapshot_.tokens, model), snapshot_.trace);

@@ -16,6 +16,7 @@
 
 #include "app/app_state.h"
 #include "app/controller.h"
+#include "app/held_out_labels.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/pooled_labels.h"
 #include "engine/training/compare.h"
@@ -52,15 +53,6 @@ inline constexpr int kComparisonTargetSteps = 1500;
 // the page (docs/training.md).
 inline constexpr int kExperimentStepsPerRun = 1000;
 
-// What one head does at one moment: the lab's label (analysis/pooled_labels.h, thresholds of
-// assets/labels.json) over the held-out sentences and their gold arcs.
-struct HeadRole {
-  std::string label = "mixed";  // a role id, "syntactic:<relation>" or "mixed" (ids as in analysis/roles.h)
-  float score = 0.0f;           // the role's score (syntactic: arc accuracy); mixed: 0
-  float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the role's threshold
-  int direction = training::kDependentToHead;  // syntactic: which end of the arc attends
-};
-
 struct TimelineSample {
   int step = 0;
   float train_loss = 0.0f;     // mean over the steps since the previous sample (0 at step 0)
@@ -85,8 +77,6 @@ struct HeadsSnapshot {
 };
 inline constexpr double kSnapshotSeconds = 0.25;  // at most 4 refreshes a second while training
 
-// The timeline's form of one pooled head label; `config` gives the threshold of non-syntactic roles.
-HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config);
 
 struct ProbeProgress {
   int step = -1;                           // trainer step the probes describe; -1: never run
@@ -195,10 +185,8 @@ class TrainingSession {
   const training::Grammar* grammar_;
   const analysis::LabelConfig* lab_label_config_;  // the lab's thresholds (labels.json)
   std::optional<training::Trainer> trainer_;
-  std::vector<training::Sentence> held_out_;
+  HeldOutLabeller held_out_;  // the grammar task's held-out sentences and their gold arcs
   training::RepeatedSequences induction_held_out_;  // of settings_.seed
-  // The lab's thresholds and the held-out sentences as gold annotations, for labelling heads.
-  analysis::Resources label_resources_;
   std::vector<TimelineSample> timeline_;
   std::uint64_t samples_taken_ = 0;
   HeadsSnapshot snapshot_;

@@ -10,6 +10,7 @@
 #include "ui/colormap.h"
 #include "ui/head_caption.h"
 #include "ui/panels.h"
+#include "ui/role_timeline.h"
 #include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
@@ -62,6 +63,25 @@ void score_bar(const char* name, float value, float threshold, bool primary, flo
   ImGui::Dummy(ImVec2(width, font));
 }
 
+// The held-out reading of a model trained on the grammar, refreshed when the model changed and no
+// mouse button is down; null for any other model.
+const app::HeldOutReading* held_out_reading(PanelContext& context) {
+  const app::AppState& state = context.state();
+  const app::Resources& resources = context.resources();
+  if (!app::trained_on_grammar(state.document.model, resources.grammar)) return nullptr;
+  LabUiState::HeldOutLabels& cache = context.ui.held_out;
+  const bool special_tokens = state.document.model.special_tokens;
+  if (cache.revision != state.revision && (cache.revision == ~std::uint64_t{0} || !ImGui::IsAnyMouseDown())) {
+    if (!cache.labeller || cache.special_tokens != special_tokens) {
+      cache.labeller = app::HeldOutLabeller::make(resources.grammar, resources.analysis.config, special_tokens);
+      cache.special_tokens = special_tokens;
+    }
+    cache.reading = app::read_held_out(state.document.model, resources.grammar, *cache.labeller);
+    cache.revision = state.revision;
+  }
+  return &cache.reading;
+}
+
 void head_card(PanelContext& context, int l, int h, float width) {
   const app::AppState& state = context.state();
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
@@ -90,6 +110,21 @@ void head_card(PanelContext& context, int l, int h, float width) {
       const bool primary = !a.label.mixed && a.label.primary == role;
       score_bar(analysis::role_name_en(role), a.scores.score(role), role_threshold(config, role), primary, width,
                 unscored_text(role));
+    }
+    if (const app::HeldOutReading* held_out = held_out_reading(context)) {
+      // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
+      const std::size_t index = static_cast<std::size_t>(l * state.document.model.layers[0].head_count() + h);
+      if (index < held_out->heads.size()) {
+        const app::HeadRole& role = held_out->heads[index];
+        ImGui::PushTextWrapPos(0.0f);
+        if (role.label == analysis::kMixedLabel)
+          ImGui::Text("On %d held-out sentences (as the Training tab labels it): mixed", app::kHeldOutCount);
+        else
+          ImGui::Text("On %d held-out sentences (as the Training tab labels it): %s %.2f", app::kHeldOutCount,
+                      role_text(role).c_str(), role.score);
+        ImGui::PopTextWrapPos();
+        register_item(context.ui, std::string(ids::kLabelsHeldOut) + "/" + std::to_string(l) + "/" + std::to_string(h));
+      }
     }
     ImGui::TextDisabled("importance %.3f (change of the layer output when masked)", a.importance);
     bool p = pruned;

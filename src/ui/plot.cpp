@@ -156,6 +156,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
   // Legend, top right.
   float legend_y = a.y + font * 0.2f;
   for (const PlotSeries& s : series) {
+    if (!s.name || !*s.name) continue;  // a series that shares another's legend entry
     const float w = ImGui::CalcTextSize(s.name).x;
     const ImVec2 p(b.x - w - font * 1.2f, legend_y);
     draw->AddRectFilled(ImVec2(p.x, p.y + font * 0.3f), ImVec2(p.x + font * 0.8f, p.y + font * 0.7f), s.colour);
@@ -172,7 +173,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
       ImGui::Text("%s %.0f", options.x_label, x);
       for (const PlotSeries& s : series) {
         float v = 0.0f;
-        if (value_near(s, x, v)) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %.3f", s.name, v);
+        if (s.name && *s.name && value_near(s, x, v)) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %.3f", s.name, v);
       }
       ImGui::EndTooltip();
     }

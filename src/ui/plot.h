@@ -13,7 +13,7 @@ struct PlotSeries {
   const float* x = nullptr;  // null: x = 1, 2, 3, ... (one value per training step)
   int count = 0;
   ImU32 colour = 0;
-  const char* name = "";
+  const char* name = "";     // "": no legend entry of its own (e.g. the upper end of a range)
   bool markers = false;      // dots instead of a line (a few samples)
 };
 

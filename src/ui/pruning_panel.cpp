@@ -61,8 +61,8 @@ void draw_pruning_curve(PanelContext& context, float width) {
       {curve.importance.data(), x.data(), static_cast<int>(x.size()), kImportanceColour, "importance order"}};
   if (!curve.random_mean.empty()) {
     series.push_back({curve.random_mean.data(), x.data(), static_cast<int>(x.size()), kRandomColour, random_name.c_str()});
-    series.push_back({curve.random_min.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "random: lowest", true});
-    series.push_back({curve.random_max.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "random: highest", true});
+    series.push_back({curve.random_min.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "random: range", true});
+    series.push_back({curve.random_max.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "", true});
   }
   PlotOptions options;
   options.x_label = "heads pruned";

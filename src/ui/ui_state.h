@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/actions.h"
+#include "app/held_out_labels.h"
 #include "app/matrix_actions.h"
 #include "app/pruning_curve.h"
 #include "engine/analysis/circuits.h"
@@ -99,6 +100,15 @@ struct LabUiState {
   // The pruning curve last measured (on request: a trained model takes up to a second), and the
   // model revision it describes.
   std::optional<app::PruningCurve> pruning_curve;
+  // For a model trained on the grammar: its heads labelled on the Training tab's held-out sentences
+  // (app/held_out_labels.h), for the model revision it was read at. Read again when the mouse is
+  // up, so a drag on a trained model does not pay 60 forward passes a frame.
+  struct HeldOutLabels {
+    std::optional<app::HeldOutLabeller> labeller;  // built on first use
+    bool special_tokens = true;                    // what the labeller's sentences were built with
+    std::uint64_t revision = ~std::uint64_t{0};
+    app::HeldOutReading reading;
+  } held_out;
   std::uint64_t pruning_revision = 0;
   int pruning_apply = 0;  // the point the learner picked: prune this many heads
   // The "random tokens, repeated" box of the symbol embedding.

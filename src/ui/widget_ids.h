@@ -31,6 +31,7 @@ inline constexpr const char* kEditorTab = "editor/tab";        // + "/W_Q" ...
 inline constexpr const char* kPresetCombo = "editor/preset";
 inline constexpr const char* kEditorPruned = "editor/pruned";  // the selected head's "pruned" checkbox
 inline constexpr const char* kLabels = "labels";
+inline constexpr const char* kLabelsHeldOut = "labels/held_out";       // + "/layer/head": a trained head's held-out label
 inline constexpr const char* kPruningSection = "labels/pruning";        // the pruning curve's header
 inline constexpr const char* kPruningMeasure = "labels/pruning/measure";
 inline constexpr const char* kPruningPlot = "labels/pruning/plot";

@@ -425,6 +425,32 @@ TEST(TrainingApi, TheHeadCountExperimentRunsByFramesOrBySteps) {
   EXPECT_TRUE(call(controller, &session, {{"op", "trainState"}})["result"]["experiment"].is_object());
 }
 
+// One truth about a head: after "Use in lab", the lab's held-out label of every head (the labels
+// panel's "On 60 held-out sentences" line) is the timeline's last entry for it.
+TEST(TrainingSession, TheLabsHeldOutLabelsAreTheTimelinesLastEntry) {
+  AppState state;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
+  ASSERT_EQ(session.ensure_started(), "");
+  session.step(1000);
+  const std::vector<HeadRole>& timeline = session.timeline().back().heads;
+  ASSERT_EQ(session.timeline().back().step, 1000);
+  ASSERT_EQ(session.use_in_lab(controller), "");
+  const Model& lab_model = state.document.model;
+  ASSERT_TRUE(trained_on_grammar(lab_model, test_resources().grammar));
+  const HeldOutLabeller labeller =
+      HeldOutLabeller::make(test_resources().grammar, test_resources().analysis.config, lab_model.special_tokens);
+  const HeldOutReading lab = read_held_out(lab_model, test_resources().grammar, labeller);
+  ASSERT_EQ(lab.heads.size(), timeline.size());
+  int labelled = 0;
+  for (std::size_t k = 0; k < timeline.size(); ++k) {
+    EXPECT_EQ(lab.heads[k].label, timeline[k].label) << "head " << k;
+    EXPECT_NEAR(lab.heads[k].score, timeline[k].score, 1e-4) << "head " << k;
+    labelled += timeline[k].label != "mixed";
+  }
+  EXPECT_GE(labelled, 2) << "the comparison is about heads that have roles";
+}
+
 // ---- the induction task --------------------------------------------------------------------------
 
 TEST(TrainingSession, InductionTaskSamplesEveryHeadsScoresOnRepeatedSequences) {

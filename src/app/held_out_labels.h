@@ -1,0 +1,55 @@
+#pragma once
+// What the heads of a model trained on the grammar do, measured on the held-out sentences the
+// Training tab samples its timeline on: the lab's labels pooled over those sentences with their gold
+// arcs (analysis/pooled_labels.h). The timeline and the lab (for a model brought in with "Use in
+// lab") both label through here, so after "Use in lab" the lab's held-out label of a head is the
+// timeline's last entry for it, not a second opinion from another labeller.
+#include <string>
+#include <vector>
+
+#include "engine/analysis/attention_spread.h"
+#include "engine/analysis/pooled_labels.h"
+#include "engine/model.h"
+#include "engine/training/evaluation.h"
+#include "engine/training/grammar.h"
+
+namespace headlab::app {
+
+// The held-out sentences: one fixed stream, so every seed and the lab are measured on the same
+// sentences and their baselines agree.
+inline constexpr std::uint32_t kHeldOutSeed = 7;
+inline constexpr int kHeldOutCount = 60;
+
+// What one head does at one moment: its label over the held-out sentences.
+struct HeadRole {
+  std::string label = "mixed";  // a role id, "syntactic:<relation>" or "mixed" (ids as in analysis/roles.h)
+  float score = 0.0f;           // the role's score (syntactic: arc accuracy); mixed: 0
+  float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the role's threshold
+  int direction = training::kDependentToHead;  // syntactic: which end of the arc attends
+};
+
+// The HeadRole form of one pooled head label; `config` gives the threshold of non-syntactic roles.
+HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config);
+
+// The sentences and what labelling them needs, built once.
+struct HeldOutLabeller {
+  std::vector<training::Sentence> sentences;
+  analysis::Resources resources;  // the lab's thresholds adapted to the grammar; the sentences as gold
+
+  static HeldOutLabeller make(const training::Grammar& grammar, const analysis::LabelConfig& lab, bool special_tokens,
+                              int count = kHeldOutCount);
+};
+
+struct HeldOutReading {
+  std::vector<HeadRole> heads;                       // layer-major
+  std::vector<analysis::AttentionSpread> spreads;    // per layer (attention_spread.h)
+};
+
+// Every head of `model` (trained on `grammar`'s vocabulary) on the labeller's sentences.
+HeldOutReading read_held_out(const Model& model, const training::Grammar& grammar, const HeldOutLabeller& labeller);
+
+// True for a model whose vocabulary is the grammar's: one "Use in lab" brought from the Training
+// tab (or the shipped trained model), which the held-out sentences can be fed to.
+bool trained_on_grammar(const Model& model, const training::Grammar& grammar);
+
+}  // namespace headlab::app
