@@ -119,6 +119,7 @@
     trainStart: (options = {}) => call({ op: 'trainStart', ...options }),   // {seed, lr, task}: a seed or task starts a new run
     // The request a lesson makes: the run follows it at the next frame and the Training tab opens.
     requestTraining: (options = {}) => call({ op: 'requestTraining', ...options }),  // {task, seed, run, fresh}
+    requestHeadCountExperiment: (options = {}) => call({ op: 'requestHeadCountExperiment', ...options }),  // {run, fresh}
     trainPause: () => call({ op: 'trainPause' }),
     trainStep: (steps = 1) => call({ op: 'trainStep', steps }),
     trainReset: (options = {}) => call({ op: 'trainReset', ...options }),   // {seed, lr, task}

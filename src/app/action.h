@@ -156,10 +156,19 @@ struct RequestTraining {
   bool fresh = false;
 };
 
+// Asks the page's training session for the one-vs-many experiment (1, 2, 4, 8 heads x 3 seeds,
+// training/head_count_experiment.h): a new one when `fresh` or when there is none, then running
+// or paused as `run` says. Followed like RequestTraining.
+struct RequestHeadCountExperiment {
+  bool run = true;
+  bool fresh = false;
+};
+
 using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
-                            SetPositional, Randomize, ResetHead, LoadModel, SetTheme, RequestTraining>;
+                            SetPositional, Randomize, ResetHead, LoadModel, SetTheme, RequestTraining,
+                            RequestHeadCountExperiment>;
 
 // False for the actions that change no part of the document (selection, theme, training): they make no undo
 // step and need no recompute.

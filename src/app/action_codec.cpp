@@ -299,6 +299,15 @@ struct Op<RequestTraining> {
   }
 };
 
+template <>
+struct Op<RequestHeadCountExperiment> {
+  static constexpr const char* name = "requestHeadCountExperiment";
+  template <class V, class S> static void fields(V& v, S& a) {
+    v.with_default("run", a.run);
+    v.with_default("fresh", a.fresh);
+  }
+};
+
 // [SECTION] Dispatch by op name (decode) and by variant index (encode).
 
 template <class A>

@@ -53,6 +53,8 @@ struct AppState {
   // run measured at its latest held-out sample, for training goals (not saved).
   RequestTraining training_request;
   std::uint64_t training_request_serial = 0;
+  RequestHeadCountExperiment experiment_request;
+  std::uint64_t experiment_request_serial = 0;
   std::optional<lessons::TrainingReading> training;
   std::uint64_t revision = 0;   // bumps whenever the trace was recomputed
   bool dirty = true;            // the document changed since the last recompute

@@ -123,11 +123,17 @@ std::string perform(AppState& state, const Resources&, const RequestTraining& a)
   return {};
 }
 
+std::string perform(AppState& state, const Resources&, const RequestHeadCountExperiment& a) {
+  state.experiment_request = a;
+  ++state.experiment_request_serial;
+  return {};
+}
+
 }  // namespace
 
 bool changes_document(const Action& action) {
   return !std::holds_alternative<SelectHead>(action) && !std::holds_alternative<SetTheme>(action) &&
-         !std::holds_alternative<RequestTraining>(action);
+         !std::holds_alternative<RequestTraining>(action) && !std::holds_alternative<RequestHeadCountExperiment>(action);
 }
 
 ActionResult apply(AppState& state, const Resources& resources, const Action& action) {

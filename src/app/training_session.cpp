@@ -192,6 +192,10 @@ int TrainingSession::phase_change_step() const {
 
 lessons::TrainingReading TrainingSession::reading() const {
   lessons::TrainingReading out;
+  if (experiment_) {
+    for (const training::HeadCountRun& run : experiment_->runs()) out.experiment_runs += run.done;
+    for (const training::HeadCountPoint& point : experiment_->points()) out.experiment_head_counts += point.runs > 0;
+  }
   if (!trainer_ || timeline_.empty()) return out;
   const TimelineSample& sample = timeline_.back();
   out.task = std::string(training::task_name(settings_.task));
@@ -220,6 +224,15 @@ lessons::TrainingReading TrainingSession::reading() const {
 }
 
 void TrainingSession::follow(const AppState& state) {
+  if (state.experiment_request_serial != followed_experiment_request_) {
+    followed_experiment_request_ = state.experiment_request_serial;
+    const RequestHeadCountExperiment& request = state.experiment_request;
+    if (request.fresh || !experiment_) {
+      if (start_experiment().empty()) experiment_running_ = request.run;
+    } else {
+      set_experiment_running(request.run);
+    }
+  }
   if (state.training_request_serial == followed_request_) return;
   followed_request_ = state.training_request_serial;
   const RequestTraining& request = state.training_request;
@@ -231,7 +244,12 @@ void TrainingSession::follow(const AppState& state) {
 void sync_training(Controller& controller, TrainingSession& session) {
   session.follow(controller.state());
   const std::optional<lessons::TrainingReading>& seen = controller.state().training;
-  if (session.samples_taken() > 0 && (!seen || seen->sample != session.samples_taken()))
+  const training::HeadCountExperiment* experiment = session.experiment();
+  int finished = 0;
+  if (experiment)
+    for (const training::HeadCountRun& run : experiment->runs()) finished += run.done;
+  if ((session.samples_taken() > 0 || experiment) &&
+      (!seen || seen->sample != session.samples_taken() || seen->experiment_runs != finished))
     controller.observe_training(session.reading());
 }
 

@@ -192,6 +192,7 @@ class TrainingSession {
   HeadsSnapshot snapshot_;
   double snapshot_time_ = 0.0;
   std::uint64_t followed_request_ = 0;
+  std::uint64_t followed_experiment_request_ = 0;
   bool running_ = false;
   std::string error_;
 

@@ -50,7 +50,8 @@ bool some_head(const Goal& g, const GoalView& v, F f) {
 }
 
 // The scores a training goal can name (TrainingHeadReading's fields, by role id).
-constexpr const char* kTrainingRoles[] = {"induction", "previous_token", "duplicate_token", "distinct_roles"};
+constexpr const char* kTrainingRoles[] = {"induction", "previous_token", "duplicate_token", "distinct_roles",
+                                          "experiment_head_counts"};
 
 float training_role_score(const TrainingHeadReading& head, const std::string& role) {
   if (role == "induction") return head.prefix_matching;
@@ -144,7 +145,8 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
     bool known_role = false;
     for (const char* role : kTrainingRoles) known_role = known_role || g.role == role;
     if (!known_role)
-      return R::failure(path + ".role: expected \"induction\", \"previous_token\", \"duplicate_token\" or \"distinct_roles\"");
+      return R::failure(path + ".role: expected \"induction\", \"previous_token\", \"duplicate_token\", "
+                                "\"distinct_roles\" or \"experiment_head_counts\"");
   }
   if (g.kind == GoalKind::label) {
     analysis::Role role;
@@ -245,6 +247,7 @@ const Goal* find_training_goal(const Goal& goal) {
 
 double training_goal_score(const Goal& goal, const TrainingReading& reading) {
   double best = NAN;
+  if (goal.role == "experiment_head_counts") return reading.experiment_head_counts;  // whatever the run's task
   if (reading.task != goal.training_task) return best;
   if (goal.role == "distinct_roles") return reading.distinct_roles;  // of the whole model
   for (const TrainingHeadReading& head : reading.heads)

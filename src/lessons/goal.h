@@ -17,7 +17,9 @@
 //   {"kind": "training", "task": "induction", "layer": 1, "head": -1, "role": "induction", "min": 0.4}
 //       (the in-page training run's latest held-out sample: its task, and a head's prefix matching
 //        ("induction"), previous-token or duplicate-token score, or with "role": "distinct_roles"
-//        how many different labels its heads hold; never met before the run has a sample)
+//        how many different labels its heads hold, or "experiment_head_counts": how many head
+//        counts of the one-vs-many experiment have a finished run; never met before the run has a
+//        sample)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer". Tokens are named by text (first match) or by index.
 #include <cstdint>
@@ -73,6 +75,8 @@ struct TrainingReading {
   std::uint64_t sample = 0;  // which sample of the session (counts up), so each is taken once
   std::vector<TrainingHeadReading> heads;  // layer-major
   int distinct_roles = 0;  // different labels held by heads (mixed not counted; one per relation)
+  int experiment_runs = 0;         // finished runs of the one-vs-many experiment
+  int experiment_head_counts = 0;  // head counts with at least one finished run
 };
 
 // What goals read: everything after a forward pass and its analysis.

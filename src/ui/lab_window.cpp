@@ -152,6 +152,11 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
     ui.training_seed = static_cast<int>(state.training_request.seed);
     ui.training_view = TrainingView::progress;
   }
+  if (state.experiment_request_serial != ui.shown_experiment_request) {
+    ui.shown_experiment_request = state.experiment_request_serial;
+    ui.detail = DetailView::training;
+    ui.training_view = TrainingView::comparison;
+  }
   const std::vector<std::string> tokens = token_texts(controller.state());
   const std::vector<std::string> features = feature_names(controller.state().document.model);
   PanelContext context{actions,   ui, tokens, features, resources.example_sentences, resources.ui_text, resources.presets,

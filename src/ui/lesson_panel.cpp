@@ -139,7 +139,10 @@ void step_view(PanelContext& context) {
     // The training run's number the goal is about, against its target, as the run goes on.
     const double value = state.training ? lessons::training_goal_score(*training, *state.training) : NAN;
     char overlay[160];
-    if (std::isfinite(value) && training->role == "distinct_roles") {
+    if (std::isfinite(value) && training->role == "experiment_head_counts") {
+      std::snprintf(overlay, sizeof overlay, context.text.get("goal_training_experiment_bar", language), static_cast<int>(value),
+                    static_cast<int>(training->min), state.training->experiment_runs);
+    } else if (std::isfinite(value) && training->role == "distinct_roles") {
       std::snprintf(overlay, sizeof overlay, context.text.get("goal_training_roles_bar", language), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->steps);
     } else if (std::isfinite(value)) {

@@ -89,6 +89,7 @@ struct LabUiState {
   // The training request (AppState::training_request_serial) last shown: a new one, from a lesson
   // or the task choice, opens the Training tab on the run it asked for.
   std::uint64_t shown_training_request = 0;
+  std::uint64_t shown_experiment_request = 0;  // the same for the one-vs-many experiment (its view)
   // The training model's head shown large under its heads overview (-1: none picked yet).
   int training_head_layer = -1;
   int training_head = 0;

@@ -47,7 +47,8 @@ std::vector<Action> one_of_each() {
           ResetHead{1, 2, 77},
           LoadModel{"{\"format\": \"headlab-model\"}"},
           SetTheme{Theme::light},
-          RequestTraining{training::Task::induction, 3, true, true}};
+          RequestTraining{training::Task::induction, 3, true, true},
+          RequestHeadCountExperiment{false, true}};
 }
 
 TEST(ActionCodec, EveryOpRoundTrips) {
