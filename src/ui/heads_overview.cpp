@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "engine/analysis/attention_spread.h"
+#include "engine/analysis/label_families.h"
 #include "imgui.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
@@ -23,17 +24,12 @@ void draw_layer_profile(const app::AppState& state, int l, const analysis::Atten
   ImGui::BeginGroup();
   ImGui::Text("looks %.1f tokens away", spread.distance);
   ImGui::Text("entropy %.2f of %.2f nats", spread.entropy, spread.uniform_entropy);
-  std::vector<std::pair<std::string, int>> shares;
-  int heads = 0;
-  for (int h = 0; h < layer.head_count(); ++h) {
-    if (layer.heads[h].pruned || l >= static_cast<int>(state.analysis.layers.size())) continue;
-    const std::string& label = state.analysis.layers[l].heads[h].label.label;
-    const std::string group = label.rfind("syntactic:", 0) == 0 ? "syntactic" : label;
-    auto it = std::find_if(shares.begin(), shares.end(), [&](const auto& s) { return s.first == group; });
-    if (it == shares.end()) shares.emplace_back(group, 1);
-    else ++it->second;
-    ++heads;
-  }
+  std::vector<std::string> labels;
+  for (int h = 0; h < layer.head_count(); ++h)
+    if (!layer.heads[h].pruned && l < static_cast<int>(state.analysis.layers.size()))
+      labels.push_back(state.analysis.layers[l].heads[h].label.label);
+  const std::vector<std::pair<std::string, int>> shares = analysis::count_label_families(labels);
+  const int heads = static_cast<int>(labels.size());
   const float bar_w = std::max(font * 4.0f, std::min(width, font * 14.0f)), bar_h = font * 0.8f;
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();

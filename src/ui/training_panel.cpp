@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "app/training_session.h"
+#include "engine/analysis/label_families.h"
 #include "imgui.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
@@ -185,17 +186,12 @@ void draw_layer_dependence(const app::TrainingSession& session, LabUiState& ui, 
   const ImVec2 start = ImGui::GetCursorScreenPos();
   std::size_t index = 0;
   for (std::size_t l = 0; l < model.layers.size() && l < sample.spreads.size(); ++l) {
-    std::vector<std::pair<std::string, int>> counts;
-    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) {
-      if (index >= sample.heads.size()) break;
-      const std::string& label = sample.heads[index].label;
-      const std::string group = label.rfind("syntactic:", 0) == 0 ? "syntactic" : label;
-      auto it = std::find_if(counts.begin(), counts.end(), [&](const auto& c) { return c.first == group; });
-      if (it == counts.end()) counts.emplace_back(group, 1);
-      else ++it->second;
-    }
+    std::vector<std::string> labels;
+    for (int h = 0; h < model.layers[l].head_count() && index < sample.heads.size(); ++h, ++index)
+      labels.push_back(sample.heads[index].label);
     std::string roles;
-    for (const auto& [group, count] : counts) roles += (roles.empty() ? "" : ", ") + std::to_string(count) + " " + label_display_name(group);
+    for (const auto& [family, count] : analysis::count_label_families(labels))
+      roles += (roles.empty() ? "" : ", ") + std::to_string(count) + " " + label_display_name(family);
     const analysis::AttentionSpread& s = sample.spreads[l];
     ImGui::Text(t("train_layer_row"), static_cast<int>(l), s.distance, s.entropy, s.uniform_entropy);
     ImGui::SameLine();

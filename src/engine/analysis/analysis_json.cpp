@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "engine/analysis/label_families.h"
+
 namespace headlab::analysis {
 namespace {
 
@@ -99,10 +101,8 @@ nlohmann::json layer_profile_json(const std::vector<AttentionSpread>& spreads,
     nlohmann::json shares = nlohmann::json::object();
     const std::vector<std::string> none;
     const std::vector<std::string>& layer_labels = l < labels.size() ? labels[l] : none;
-    for (const std::string& label : layer_labels) {
-      const std::string group = label.rfind("syntactic:", 0) == 0 ? "syntactic" : label;
-      shares[group] = shares.value(group, 0.0) + 1.0 / static_cast<double>(layer_labels.size());
-    }
+    for (const auto& [family, count] : count_label_families(layer_labels))
+      shares[family] = static_cast<double>(count) / static_cast<double>(layer_labels.size());
     out.push_back({{"layer", l},
                    {"mean_distance", s.distance},
                    {"mean_entropy", s.entropy},
