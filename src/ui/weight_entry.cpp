@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "imgui.h"
 #include "ui/panels.h"
@@ -53,7 +54,15 @@ void draw_weight_entry_popup(PanelContext& context) {
   }
   if (!ImGui::BeginPopup("weight_entry")) return;
   static const char* const kNames[4] = {"W_Q", "W_K", "W_V", "W_O"};
-  ImGui::Text("%s[%d, %d]", kNames[static_cast<int>(entry.matrix.which)], entry.row, entry.col);
+  // Named as the editor's axes are: W_Q, W_K, W_V rows are input features ("W_K[noun, 0]"), W_O
+  // columns are the output's features ("W_O[3, noun]").
+  const auto feature = [&](int index) {
+    return index >= 0 && index < static_cast<int>(context.feature_names.size()) ? context.feature_names[index] : std::to_string(index);
+  };
+  const bool output = entry.matrix.which == app::WeightMatrix::W_O;
+  const std::string row = output ? std::to_string(entry.row) : feature(entry.row);
+  const std::string col = output ? feature(entry.col) : std::to_string(entry.col);
+  ImGui::Text("%s[%s, %s]", kNames[static_cast<int>(entry.matrix.which)], row.c_str(), col.c_str());
   // Focus the field when the popup opens, and again after a refused value so the learner can retype.
   if (ImGui::IsWindowAppearing() || entry.refocus) ImGui::SetKeyboardFocusHere();
   entry.refocus = false;
