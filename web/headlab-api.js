@@ -75,6 +75,7 @@
     zeroOutputBlockAll: (layer) => call({ op: 'zeroOutputBlockAll', layer }),
     reset: () => call({ op: 'reset' }),
     resetModel: () => call({ op: 'resetModel' }),
+    loadTrainedModel: () => call({ op: 'loadTrainedModel' }),
     setCausal: (on) => call({ op: 'setCausal', on }),
     setSpecialTokens: (on) => call({ op: 'setSpecialTokens', on }),
     setHeadDim: (layer, d_k, d_v) => call(d_v === undefined ? { op: 'setHeadDim', layer, d_k }

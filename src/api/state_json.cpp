@@ -96,6 +96,15 @@ std::string state_json(const AppState& state, const Resources& resources) {
                          {"selectivity", probe.selectivity}, {"majority_accuracy", probe.majority_accuracy},
                          {"train_words", probe.train_words}, {"test_words", probe.test_words}};
     }
+    // The numbers the goal compares, as the lesson panel lists them.
+    json numbers = json::array();
+    for (const lessons::GoalNumber& n : p.numbers) {
+      json number = {{"head", n.head}, {"holds", n.holds}, {"value", std::isfinite(n.value) ? json(n.value) : json()}};
+      if (n.goal->min > -1e299) number["min"] = n.goal->min;
+      if (n.goal->max < 1e299) number["max"] = n.goal->max;
+      numbers.push_back(std::move(number));
+    }
+    lesson["numbers"] = std::move(numbers);
     out["lesson"] = std::move(lesson);
   }
   json notices = json::array();

@@ -140,6 +140,10 @@ struct ResetHead {
 struct LoadModel {
   std::string json;
 };
+// Replaces the whole document with the trained model HeadLab ships (assets/models/trained.json,
+// seed 1, 3,000 steps; its manifest says how it was made), on an annotated sentence in its
+// vocabulary, so lessons and the learner can study trained heads without training first.
+struct LoadTrainedModel {};
 // A preference saved with the state, not a model edit: no undo step.
 struct SetTheme {
   Theme theme = Theme::dark;
@@ -167,7 +171,7 @@ struct RequestHeadCountExperiment {
 using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
-                            SetPositional, Randomize, ResetHead, LoadModel, SetTheme, RequestTraining,
+                            SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, SetTheme, RequestTraining,
                             RequestHeadCountExperiment>;
 
 // False for the actions that change no part of the document (selection, theme, training): they make no undo

@@ -283,6 +283,11 @@ struct Op<LoadModel> {
   template <class V, class S> static void fields(V& v, S& a) { v("json", a.json); }
 };
 template <>
+struct Op<LoadTrainedModel> {
+  static constexpr const char* name = "loadTrainedModel";
+  template <class V, class S> static void fields(V&, S&) {}
+};
+template <>
 struct Op<SetTheme> {
   static constexpr const char* name = "setTheme";
   template <class V, class S> static void fields(V& v, S& a) { v("theme", a.theme); }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "app/held_out_labels.h"
 #include "app/resources.h"
 #include "engine/tokenizer.h"
 
@@ -27,19 +28,20 @@ void recompute(AppState& state, const Resources& resources) {
   forward(state.document.model, state.input.X, state.trace);
   analysis::analyze(state.document.model, state.input.tokens, state.trace, resources.analysis,
                     state.analysis_options, state.analysis);
-  update_goal(state, resources);
   Selection& s = state.selection;
   const int layers = static_cast<int>(state.document.model.layers.size());
   s.layer = std::clamp(s.layer, 0, layers - 1);
   s.head = std::clamp(s.head, 0, state.document.model.layers[s.layer].head_count() - 1);
   state.dirty = false;
   ++state.revision;
+  update_goal(state, resources);
 }
 
 void update_goal(AppState& state, const Resources& resources) {
   LessonProgress& p = state.progress;
   p.goal_met = false;
   p.probe.reset();
+  p.numbers.clear();
   if (p.lesson < 0 || p.lesson >= static_cast<int>(resources.lessons.size())) return;
   const lessons::Lesson& lesson = resources.lessons[p.lesson];
   if (p.step < 0 || p.step >= static_cast<int>(lesson.steps.size())) return;
@@ -52,7 +54,19 @@ void update_goal(AppState& state, const Resources& resources) {
     view.probed = probe;
     view.probe_reading = &p.probe->probe;
   }
+  if (lessons::find_held_out_goal(step.goal) && trained_on_grammar(state.document.model, resources.grammar)) {
+    if (!p.held_out || p.held_out_revision != state.revision) {
+      const Model& model = state.document.model;
+      p.held_out = measure_held_out(model, resources.grammar,
+                                    training::held_out_sentences(resources.grammar, kHeldOutSeed, kHeldOutCount, model.special_tokens));
+      p.held_out_revision = state.revision;
+    }
+    view.held_out = &*p.held_out;
+  } else {
+    p.held_out.reset();
+  }
   p.goal_met = lessons::goal_met(step.goal, view);
+  p.numbers = lessons::goal_numbers(step.goal, view);
   if (p.goal_met) p.completed.insert(step_key(lesson, step));
 }
 

@@ -3,6 +3,8 @@
 #include "app/actions.h"
 #include "app/matrix_actions.h"
 #include "app/model_actions.h"
+#include "app/trained_model.h"
+#include "engine/model_file.h"
 #include "engine/analysis/importance.h"
 #include "engine/presets.h"
 #include "engine/symbol_sequence.h"
@@ -111,6 +113,13 @@ std::string perform(AppState& state, const Resources&, const ResetHead& a) {
 }
 
 std::string perform(AppState& state, const Resources&, const LoadModel& a) { return load_model(state, a.json); }
+
+std::string perform(AppState& state, const Resources& resources, const LoadTrainedModel&) {
+  Result<Document> parsed = parse_model_file(resources.trained_model);
+  if (!parsed.ok()) return "the shipped trained model: " + parsed.error();
+  state.document = with_annotated_sentence(std::move(parsed).value(), resources.analysis.gold);
+  return {};
+}
 
 std::string perform(AppState& state, const Resources&, const SetTheme& a) {
   state.preferences.theme = a.theme == Theme::light ? "light" : "dark";

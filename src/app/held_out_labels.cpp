@@ -29,12 +29,33 @@ HeldOutLabeller HeldOutLabeller::make(const training::Grammar& grammar, const an
   return labeller;
 }
 
+namespace {
+
+std::vector<const Trace*> pointers(const training::HeldOutSet& set) {
+  std::vector<const Trace*> traces;
+  for (const Trace& trace : set.traces) traces.push_back(&trace);
+  return traces;
+}
+
+}  // namespace
+
+float held_out_model_loss(const Model& model, const training::Grammar& grammar, const std::vector<training::Sentence>& sentences) {
+  const training::Objective objective = model.causal ? training::Objective::next_token : training::Objective::masked_token;
+  return training::held_out_loss(model, grammar, sentences, objective, training::MaskingConfig{}, kHeldOutSeed);
+}
+
+lessons::HeldOutMeasures measure_held_out(const Model& model, const training::Grammar& grammar,
+                                          const std::vector<training::Sentence>& sentences) {
+  lessons::HeldOutMeasures measures;
+  measures.loss = held_out_model_loss(model, grammar, sentences);
+  measures.spreads = analysis::layer_spreads(model, pointers(training::evaluate_sentences(model, grammar, sentences)));
+  return measures;
+}
+
 HeldOutReading read_held_out(const Model& model, const training::Grammar& grammar, const HeldOutLabeller& labeller) {
   HeldOutReading reading;
   const training::HeldOutSet set = training::evaluate_sentences(model, grammar, labeller.sentences);
-  std::vector<const Trace*> traces;
-  for (const Trace& trace : set.traces) traces.push_back(&trace);
-  reading.spreads = analysis::layer_spreads(model, traces);
+  reading.spreads = analysis::layer_spreads(model, pointers(set));
   for (const analysis::PooledHead& head : analysis::label_heads_pooled(set.tokens, set.traces, model.causal, labeller.resources))
     reading.heads.push_back(head_role(head, labeller.resources.config));
   return reading;

@@ -12,6 +12,7 @@
 #include "engine/model.h"
 #include "engine/training/evaluation.h"
 #include "engine/training/grammar.h"
+#include "lessons/goal.h"
 
 namespace headlab::app {
 
@@ -47,6 +48,16 @@ struct HeldOutReading {
 
 // Every head of `model` (trained on `grammar`'s vocabulary) on the labeller's sentences.
 HeldOutReading read_held_out(const Model& model, const training::Grammar& grammar, const HeldOutLabeller& labeller);
+
+// The loss and the layer profile of `model` on `sentences`, without labelling the heads (what
+// held-out lesson goals read).
+lessons::HeldOutMeasures measure_held_out(const Model& model, const training::Grammar& grammar,
+                                          const std::vector<training::Sentence>& sentences);
+
+// The held-out loss of `model` on `sentences`: the masked-word loss, or for a causal model the
+// next-word loss (the objective it trains with), masks drawn from kHeldOutSeed so every
+// measurement of the same model agrees.
+float held_out_model_loss(const Model& model, const training::Grammar& grammar, const std::vector<training::Sentence>& sentences);
 
 // True for a model whose vocabulary is the grammar's: one "Use in lab" brought from the Training
 // tab (or the shipped trained model), which the held-out sentences can be fed to.

@@ -1,5 +1,6 @@
 #pragma once
 // Where the learner is in the lessons and what they completed. Part of the saved state.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <set>
@@ -7,6 +8,7 @@
 #include <vector>
 
 #include "engine/analysis/example_probe.h"
+#include "lessons/goal.h"
 #include "lessons/lesson.h"
 
 namespace headlab::app {
@@ -26,6 +28,12 @@ struct LessonProgress {
   int step = 0;
   bool goal_met = false;       // the current step's goal holds right now
   std::optional<ProbeReading> probe;  // when the current goal involves a probe (not saved)
+  // When the current goal reads held-out measures: them, for the model of `held_out_revision`
+  // (AppState::revision), so a training sample or a selection does not measure again (not saved).
+  std::optional<lessons::HeldOutMeasures> held_out;
+  std::uint64_t held_out_revision = 0;
+  // The current goal's numbers against their targets (lessons::goal_numbers), for the panel (not saved).
+  std::vector<lessons::GoalNumber> numbers;
   int hints_shown = 0;         // hints revealed for the current step
   int paused_lesson = -1;      // the lesson left for free play, to come back to
   int paused_step = 0;

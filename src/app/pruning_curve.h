@@ -22,8 +22,9 @@ enum class PruningMeasure { held_out_loss, output_change };
 
 struct PruningCurve {
   PruningMeasure measure = PruningMeasure::output_change;
-  // The unpruned heads in importance order (least important first, the lab's importance of the
-  // model as it is, analysis/importance.h), and the measure after pruning the first k of them:
+  // The unpruned heads in importance order, least important first: for a trained model the
+  // held-out loss with the head alone pruned, for others the lab's importance (analysis/importance.h)
+  // of the model as it is; and the measure after pruning the first k of them:
   // importance[0] is the model as it is, importance[k] with k more heads pruned, up to all of them.
   std::vector<std::pair<int, int>> importance_order;
   std::vector<float> importance;
@@ -34,8 +35,8 @@ struct PruningCurve {
 };
 
 // Computes the curve for the state's model and input. Costs (heads + 1) x (random_orders + 1)
-// measurements: milliseconds for hand-built models, up to about a second for trained ones in
-// WebAssembly, so it runs on request, not every frame.
+// measurements, and one more per head for trained models: milliseconds for hand-built models, up
+// to about a second for trained ones in WebAssembly, so it runs on request, not every frame.
 PruningCurve pruning_curve(const AppState& state, const Resources& resources, int random_orders = 5);
 
 // "held-out loss" | "output change", the names the JS API and the UI use.

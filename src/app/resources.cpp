@@ -1,5 +1,7 @@
 #include "app/resources.h"
 
+#include <nlohmann/json.hpp>
+
 #include "app/exports.h"
 #include "engine/assets.h"
 
@@ -7,6 +9,22 @@ namespace headlab::app {
 namespace {
 
 Result<Resources> fail(const std::string& message) { return Result<Resources>::failure(message); }
+
+// The display names of the roles; analysis::load_resources has checked the file's thresholds.
+std::string read_role_names(std::array<LocalizedText, analysis::kRoleCount>& names) {
+  const std::optional<std::string> text = read_asset("labels.json");
+  if (!text) return "assets/labels.json could not be read";
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("roles") || !doc["roles"].is_array()) return "assets/labels.json: roles: expected an array";
+  for (int r = 0; r < analysis::kRoleCount; ++r) {
+    bool found = false;
+    for (const nlohmann::json& role : doc["roles"])
+      if (role.is_object() && role.value("id", std::string()) == analysis::kRoleIds[r] && role.contains("name"))
+        found = read_localized_text(role["name"], names[r]);
+    if (!found) return std::string("assets/labels.json: role \"") + analysis::kRoleIds[r] + "\" needs a name in en and zh";
+  }
+  return {};
+}
 
 }  // namespace
 
@@ -22,6 +40,7 @@ Result<Resources> load_resources() {
 
   resources.analysis = analysis::load_resources();
   if (!resources.analysis.errors.empty()) return fail(resources.analysis.errors.front());
+  if (const std::string error = read_role_names(resources.role_names); !error.empty()) return fail(error);
   const std::optional<std::string> sentences = read_asset("sentences.json");
   if (!sentences) return fail("assets/sentences.json could not be read");
   resources.example_sentences = example_texts(*sentences);
@@ -40,6 +59,9 @@ Result<Resources> load_resources() {
   Result<training::Grammar> grammar = training::load_grammar();
   if (!grammar.ok()) return fail(grammar.error());
   resources.grammar = std::move(grammar).value();
+  std::optional<std::string> trained_model = read_asset("models/trained.json");
+  if (!trained_model) return fail("assets/models/trained.json could not be read");
+  resources.trained_model = std::move(*trained_model);
 
   const std::optional<std::string> ui_text = read_asset("ui_text.json");
   if (!ui_text) return fail("assets/ui_text.json could not be read");

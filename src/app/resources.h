@@ -1,6 +1,7 @@
 #pragma once
 // Everything the lab reads from assets/, loaded and validated once at start-up and then passed by
 // const reference: recompute, actions, training and request handlers do no file I/O.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "app/ui_text.h"
 #include "engine/analysis/analysis.h"
 #include "engine/lexicon.h"
+#include "engine/localized_text.h"
 #include "engine/presets.h"
 #include "engine/result.h"
 #include "engine/training/grammar.h"
@@ -24,7 +26,10 @@ struct Resources {
   // lesson_actions[l][s]: the setup and solution of lessons[l].steps[s], decoded when they loaded.
   std::vector<std::vector<StepActions>> lesson_actions;
   training::Grammar grammar;                 // assets/grammar.json, for training in the page
+  std::string trained_model;                 // assets/models/trained.json (parsed when loaded into the lab)
   UiText ui_text;                            // assets/ui_text.json
+  // Role names in both languages, by analysis::Role (assets/labels.json's "name" of each role).
+  std::array<LocalizedText, analysis::kRoleCount> role_names;
 };
 
 // Reads and checks every asset; the first missing or broken one is the error, naming the file

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "app/trained_model.h"
 #include "engine/embedding.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
@@ -24,11 +25,6 @@ void timed_step(training::Trainer& trainer, double& step_seconds) {
   trainer.step(1);
   const double took = now_seconds() - start;
   step_seconds = step_seconds <= 0.0 ? took : 0.9 * step_seconds + 0.1 * took;
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
 }
 
 int total_heads(const Model& model) {
@@ -410,14 +406,8 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
                                              ") with a repeated symbol sequence; Ctrl+Z brings the previous model back.");
     return {};
   }
-  const std::vector<std::string>& vocab = document.model.vocab;
-  const auto known = [&](const std::string& word) { return std::find(vocab.begin(), vocab.end(), lower(word)) != vocab.end(); };
   // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
-  for (const analysis::GoldSentence& sentence : controller.resources().analysis.gold.sentences)
-    if (sentence.has_parse && std::all_of(sentence.tokens.begin(), sentence.tokens.end(), known)) {
-      document.input.text = sentence.text;
-      break;
-    }
+  document = with_annotated_sentence(std::move(document), controller.resources().analysis.gold);
   const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
   if (!loaded.ok()) return loaded.error;
   controller.notify(NoticeLevel::info, "Loaded the model trained for " + std::to_string(trainer_->steps_done()) +

@@ -1,5 +1,6 @@
 #include "lessons/goal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -20,7 +21,7 @@ constexpr KindName kKinds[] = {{"label", GoalKind::label},       {"attention", G
                                {"head_count", GoalKind::head_count}, {"pruned", GoalKind::pruned},
                                {"weight", GoalKind::weight},     {"d_k", GoalKind::d_k},
                                {"output_block", GoalKind::output_block}, {"probe", GoalKind::probe},
-                               {"training", GoalKind::training},
+                               {"training", GoalKind::training}, {"held_out", GoalKind::held_out},
                                {"all", GoalKind::all},           {"any", GoalKind::any},
                                {"not", GoalKind::negation}};
 
@@ -100,9 +101,9 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
     return !v || r.number(v, json_path(path, key), -1e6, 1e6, out);
   };
   const bool fields_ok =
-      integer("layer", 0, kMaxLayers - 1, g.layer) && integer("head", -1, kMaxHeads - 1, g.head) &&
+      integer("layer", -1, kMaxLayers - 1, g.layer) && integer("head", -1, kMaxHeads - 1, g.head) &&
       integer("head_a", 0, kMaxHeads - 1, g.head) && integer("head_b", 0, kMaxHeads - 1, g.head_b) &&
-      integer("col", 0, kMaxDModel - 1, g.col) && text("label", g.label) && text("role", g.role) &&
+      integer("col", 0, kMaxDModel - 1, g.col) && text("label", g.label) && text("role", g.role) && text("measure", g.measure) &&
       text("from", g.from) && text("to", g.to) && text("matrix", g.matrix) && text("row", g.row) &&
       number("min", g.min) && number("min_score", g.min) && number("max", g.max) &&
       number("min_selectivity", g.min_selectivity);
@@ -148,6 +149,11 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       return R::failure(path + ".role: expected \"induction\", \"previous_token\", \"duplicate_token\", "
                                 "\"distinct_roles\" or \"experiment_head_counts\"");
   }
+  if (g.kind == GoalKind::held_out && g.measure != "loss" && g.measure != "distance" && g.measure != "entropy")
+    return R::failure(path + ".measure: expected \"loss\", \"distance\" or \"entropy\"");
+  const bool every_layer_allowed = g.kind == GoalKind::pruned || (g.kind == GoalKind::held_out && g.measure == "loss") ||
+                                   g.kind == GoalKind::all || g.kind == GoalKind::any || g.kind == GoalKind::negation;
+  if (g.layer < 0 && !every_layer_allowed) return R::failure(path + ".layer: -1 (every layer) is only for pruned goals");
   if (g.kind == GoalKind::label) {
     analysis::Role role;
     const bool ok = g.label == "syntactic" || g.label == analysis::kMixedLabel || g.label.rfind("syntactic:", 0) == 0 ||
@@ -157,10 +163,110 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
   return g;
 }
 
+namespace {
+
+bool layer_ok(const Goal& g, const GoalView& v) {
+  return g.layer >= 0 && g.layer < static_cast<int>(v.model.layers.size()) &&
+         g.layer < static_cast<int>(v.analysis.layers.size()) && g.layer < static_cast<int>(v.trace.layers.size());
+}
+
+// Kinds whose head -1 means "some head of the layer"; the other numeric kinds read one value.
+bool per_head(GoalKind kind) { return kind == GoalKind::score || kind == GoalKind::attention; }
+
+bool numeric(GoalKind kind) {
+  return kind != GoalKind::label && kind != GoalKind::probe && kind != GoalKind::training && kind != GoalKind::all &&
+         kind != GoalKind::any && kind != GoalKind::negation;
+}
+
+// The number a numeric goal holds against its range, for head `h` of per-head kinds; NaN when
+// there is nothing to read.
+double leaf_value(const Goal& g, const GoalView& v, int h) {
+  if (g.kind == GoalKind::held_out) {
+    if (!v.held_out) return NAN;
+    if (g.measure == "loss") return v.held_out->loss;
+    if (g.layer < 0 || g.layer >= static_cast<int>(v.held_out->spreads.size())) return NAN;
+    const analysis::AttentionSpread& spread = v.held_out->spreads[g.layer];
+    if (spread.rows == 0) return NAN;
+    return g.measure == "distance" ? spread.distance : spread.entropy;
+  }
+  if (g.kind == GoalKind::pruned && g.layer < 0) {
+    int pruned = 0;
+    for (const Layer& layer : v.model.layers)
+      for (const HeadWeights& head : layer.heads) pruned += head.pruned ? 1 : 0;
+    return pruned;
+  }
+  if (!layer_ok(g, v)) return NAN;
+  const Layer& layer = v.model.layers[g.layer];
+  const bool head_ok = h >= 0 && h < layer.head_count();
+  switch (g.kind) {
+    case GoalKind::head_count: return layer.head_count();
+    case GoalKind::d_k: return layer.d_k;
+    case GoalKind::pruned: {
+      int pruned = 0;
+      for (const HeadWeights& head : layer.heads) pruned += head.pruned ? 1 : 0;
+      return pruned;
+    }
+    case GoalKind::score: {
+      analysis::Role role{};
+      if (!head_ok || !analysis::role_from_id(g.role, role)) return NAN;  // lesson files are checked at load
+      return v.analysis.layers[g.layer].heads[h].scores.score(role);
+    }
+    case GoalKind::attention: {
+      const int from = find_token(v.tokens, g.from), to = find_token(v.tokens, g.to);
+      if (!head_ok || from < 0 || to < 0) return NAN;
+      const Matrix& A = v.trace.layers[g.layer].heads[h].attention;
+      return from < A.rows() && to < A.cols() ? A(from, to) : NAN;
+    }
+    case GoalKind::distance: {
+      const Matrix& d = v.analysis.layers[g.layer].redundancy;
+      if (g.head >= d.rows() || g.head_b >= d.cols()) return NAN;
+      return d(g.head, g.head_b);
+    }
+    case GoalKind::output_block:
+      if (!head_ok) return NAN;
+      return layer.W_O.middleRows(h * layer.d_v, layer.d_v).cwiseAbs().maxCoeff();
+    case GoalKind::weight: {
+      const Matrix* m = nullptr;
+      if (g.matrix == "W_O") m = &layer.W_O;
+      else if (head_ok)
+        m = g.matrix == "W_Q" ? &layer.heads[h].W_Q : g.matrix == "W_K" ? &layer.heads[h].W_K : &layer.heads[h].W_V;
+      if (!m) return NAN;
+      int row = feature_index(g.row);
+      if (row < 0) row = std::atoi(g.row.c_str());
+      if (row < 0 || row >= m->rows() || g.col < 0 || g.col >= m->cols()) return NAN;
+      return (*m)(row, g.col);
+    }
+    default: return NAN;
+  }
+}
+
+// How far `value` is from the goal's range (0 inside it, infinite for NaN).
+double gap(double value, const Goal& g) {
+  if (!std::isfinite(value)) return INFINITY;
+  return std::max({g.min - value, value - g.max, 0.0});
+}
+
+void collect_numbers(const Goal& g, const GoalView& v, std::vector<GoalNumber>& out) {
+  if (g.kind == GoalKind::all || g.kind == GoalKind::any) {
+    for (const Goal& child : g.goals) collect_numbers(child, v, out);
+    return;
+  }
+  if (!numeric(g.kind)) return;
+  GoalNumber number{&g, g.head, leaf_value(g, v, g.head)};
+  if (per_head(g.kind) && g.head < 0 && layer_ok(g, v)) {
+    // The head closest to the range: the one the learner is most likely working on.
+    for (int h = 0; h < v.model.layers[g.layer].head_count(); ++h) {
+      const double value = leaf_value(g, v, h);
+      if (number.head < 0 || gap(value, g) < gap(number.value, g)) number = {&g, h, value};
+    }
+  }
+  number.holds = within(number.value, g);
+  out.push_back(number);
+}
+
+}  // namespace
+
 bool goal_met(const Goal& g, const GoalView& v) {
-  const auto& layers = v.analysis.layers;
-  const bool layer_ok = g.layer >= 0 && g.layer < static_cast<int>(v.model.layers.size()) &&
-                        g.layer < static_cast<int>(layers.size()) && g.layer < static_cast<int>(v.trace.layers.size());
   switch (g.kind) {
     case GoalKind::all:
       for (const Goal& c : g.goals)
@@ -171,71 +277,38 @@ bool goal_met(const Goal& g, const GoalView& v) {
         if (goal_met(c, v)) return true;
       return false;
     case GoalKind::negation: return !g.goals.empty() && !goal_met(g.goals[0], v);
-    case GoalKind::head_count: return layer_ok && within(v.model.layers[g.layer].head_count(), g);
-    case GoalKind::d_k: return layer_ok && within(v.model.layers[g.layer].d_k, g);
-    case GoalKind::pruned: {
-      if (!layer_ok) return false;
-      int pruned = 0;
-      for (const HeadWeights& h : v.model.layers[g.layer].heads) pruned += h.pruned ? 1 : 0;
-      return within(pruned, g);
-    }
     case GoalKind::label:
-      if (!layer_ok) return false;
+      if (!layer_ok(g, v)) return false;
       return some_head(g, v, [&](int h) {
-        const analysis::HeadAnalysis& a = layers[g.layer].heads[h];
+        const analysis::HeadAnalysis& a = v.analysis.layers[g.layer].heads[h];
         if (!label_matches(g.label, a.label.label)) return false;
         if (a.label.mixed) return g.label == analysis::kMixedLabel;
         analysis::Role role = a.label.primary;
         return within(a.scores.score(role), g) || g.min <= -1e299;
       });
-    case GoalKind::score: {
-      if (!layer_ok) return false;
-      analysis::Role role{};
-      if (!analysis::role_from_id(g.role, role)) return false;  // lesson files are checked at load
-      return some_head(g, v, [&](int h) { return within(layers[g.layer].heads[h].scores.score(role), g); });
-    }
-    case GoalKind::attention: {
-      if (!layer_ok) return false;
-      const int from = find_token(v.tokens, g.from), to = find_token(v.tokens, g.to);
-      if (from < 0 || to < 0) return false;
-      return some_head(g, v, [&](int h) {
-        const Matrix& A = v.trace.layers[g.layer].heads[h].attention;
-        return from < A.rows() && to < A.cols() && within(A(from, to), g);
-      });
-    }
-    case GoalKind::distance: {
-      if (!layer_ok) return false;
-      const Matrix& d = layers[g.layer].redundancy;
-      if (g.head >= d.rows() || g.head_b >= d.cols()) return false;
-      return within(d(g.head, g.head_b), g);
-    }
-    case GoalKind::output_block: {
-      if (!layer_ok) return false;
-      const Layer& layer = v.model.layers[g.layer];
-      if (g.head < 0 || g.head >= layer.head_count()) return false;
-      return within(layer.W_O.middleRows(g.head * layer.d_v, layer.d_v).cwiseAbs().maxCoeff(), g);
-    }
     case GoalKind::probe: {
-      if (!layer_ok || !v.lexicon || !v.corpus) return false;
+      if (!layer_ok(g, v) || !v.lexicon || !v.corpus) return false;
       const analysis::ExampleProbe probe = run_probe_goal(g, v);
       return within(probe.accuracy, g) && probe.selectivity >= g.min_selectivity;
     }
     case GoalKind::training: return v.training && within(training_goal_score(g, *v.training), g);
-    case GoalKind::weight: {
-      if (!layer_ok) return false;
-      const Layer& layer = v.model.layers[g.layer];
-      const Matrix* m = nullptr;
-      if (g.matrix == "W_O") m = &layer.W_O;
-      else if (g.head >= 0 && g.head < layer.head_count())
-        m = g.matrix == "W_Q" ? &layer.heads[g.head].W_Q : g.matrix == "W_K" ? &layer.heads[g.head].W_K : &layer.heads[g.head].W_V;
-      if (!m) return false;
-      int row = feature_index(g.row);
-      if (row < 0) row = std::atoi(g.row.c_str());
-      if (row < 0 || row >= m->rows() || g.col < 0 || g.col >= m->cols()) return false;
-      return within((*m)(row, g.col), g);
-    }
+    default:
+      if (per_head(g.kind)) return layer_ok(g, v) && some_head(g, v, [&](int h) { return within(leaf_value(g, v, h), g); });
+      return within(leaf_value(g, v, g.head), g);
   }
-  return false;
+}
+
+std::vector<GoalNumber> goal_numbers(const Goal& goal, const GoalView& view) {
+  std::vector<GoalNumber> numbers;
+  collect_numbers(goal, view, numbers);
+  return numbers;
+}
+
+const Goal* find_held_out_goal(const Goal& goal) {
+  if (goal.kind == GoalKind::held_out) return &goal;
+  for (const Goal& child : goal.goals)
+    if (const Goal* found = find_held_out_goal(child)) return found;
+  return nullptr;
 }
 
 const Goal* find_training_goal(const Goal& goal) {

@@ -20,8 +20,14 @@
 //        how many different labels its heads hold, or "experiment_head_counts": how many head
 //        counts of the one-vs-many experiment have a finished run; never met before the run has a
 //        sample)
+//   {"kind": "held_out", "measure": "loss", "max": 1.05}
+//   {"kind": "held_out", "measure": "distance", "layer": 1, "max": 2.5}
+//       (a model trained on the grammar, on the 60 held-out sentences the Training tab samples:
+//        its masked-word loss, or a layer's mean attention distance or row entropy (attention_spread.h);
+//        never met for other models)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
-// head -1 means "some head of the layer". Tokens are named by text (first match) or by index.
+// head -1 means "some head of the layer"; a pruned goal with layer -1 counts every layer. Tokens are named by text (first match) or by index.
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/analysis/analysis.h"
+#include "engine/analysis/attention_spread.h"
 #include "engine/analysis/example_probe.h"
 #include "engine/forward.h"
 #include "engine/lexicon.h"
@@ -39,7 +46,8 @@
 
 namespace headlab::lessons {
 
-enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, training, all, any, negation };
+enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, training, held_out,
+                      all, any, negation };
 
 struct Goal {
   GoalKind kind = GoalKind::all;
@@ -55,6 +63,7 @@ struct Goal {
   analysis::ProbeTask task = analysis::ProbeTask::pos;  // probe
   double min_selectivity = -1e300;                      // probe
   std::string training_task;                            // training: "grammar" | "induction"
+  std::string measure;                                  // held_out: "loss" | "distance" | "entropy"
   double min = -1e300, max = 1e300;
   std::vector<Goal> goals;  // all / any / negation (one)
 };
@@ -79,6 +88,13 @@ struct TrainingReading {
   int experiment_head_counts = 0;  // head counts with at least one finished run
 };
 
+// What held_out goals read: a model trained on the grammar, on the held-out sentences
+// (app/held_out_labels.h measures it; the labels panel and the Training tab show the same numbers).
+struct HeldOutMeasures {
+  double loss = 0.0;                               // the masked-word (or, causal, next-word) loss
+  std::vector<analysis::AttentionSpread> spreads;  // per layer
+};
+
 // What goals read: everything after a forward pass and its analysis.
 struct GoalView {
   const Model& model;
@@ -93,6 +109,8 @@ struct GoalView {
   const analysis::ExampleProbe* probe_reading = nullptr;
   // Training goals read this; without it they are never met.
   const TrainingReading* training = nullptr;
+  // Held-out goals read this; without it (a model not trained on the grammar) they are never met.
+  const HeldOutMeasures* held_out = nullptr;
 };
 
 Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
@@ -103,6 +121,21 @@ const Goal* find_training_goal(const Goal& goal);
 // A training goal's number on `reading`: the highest score of its role over the heads it names
 // (NaN when the reading is of another task or has no such head), for "0.12 / 0.40" in the panel.
 double training_goal_score(const Goal& goal, const TrainingReading& reading);
+
+// The first held-out goal in `goal` (itself or inside all/any/not), or null: only then is the
+// held-out reading worth its cost (a forward pass of 60 sentences).
+const Goal* find_held_out_goal(const Goal& goal);
+
+// The number a goal is about, for "lazy -> dog 0.39 / 0.60" in the lesson panel: for each leaf goal
+// with a number (not label, probe or training, which the panel shows its own way), its current
+// value, and with head -1 the head closest to the goal's range. Leaves under "not" are left out.
+struct GoalNumber {
+  const Goal* goal = nullptr;
+  int head = -1;       // the head the value is of (-1: not a head's number)
+  double value = NAN;  // NaN: nothing to read (no such layer, token or model)
+  bool holds = false;  // the value is in the goal's range
+};
+std::vector<GoalNumber> goal_numbers(const Goal& goal, const GoalView& view);
 
 // The first probe goal in `goal` (itself or inside all/any/not), or null: the lesson panel shows
 // its live accuracy so the learner sees how close they are.

@@ -54,6 +54,29 @@ void handle_shortcuts(ActionSink& actions, LabUiState& ui) {
   }
 }
 
+// A lesson step that points at a widget on a hidden tab opens that tab when the step starts (the
+// learner can switch away afterwards); widget ids name their view by their prefix (widget_ids.h).
+void open_highlighted_views(const app::AppState& state, const app::Resources& resources, LabUiState& ui) {
+  const app::LessonProgress& p = state.progress;
+  const std::pair<int, int> step{p.lesson, p.step};
+  if (step == ui.shown_step) return;
+  ui.shown_step = step;
+  if (p.lesson < 0 || p.lesson >= static_cast<int>(resources.lessons.size()) ||
+      p.step >= static_cast<int>(resources.lessons[p.lesson].steps.size()))
+    return;
+  const auto starts = [](const std::string& id, const char* prefix) { return id.rfind(prefix, 0) == 0; };
+  for (const std::string& id : resources.lessons[p.lesson].steps[p.step].highlight) {
+    if (starts(id, ids::kPruningSection)) ui.reveal_pruning = true;
+    if (starts(id, "labels")) ui.side = SidePanel::labels;
+    else if (starts(id, "editor")) ui.side = SidePanel::weights;
+    else if (starts(id, "train/")) ui.detail = DetailView::training;
+    else if (starts(id, "arcs")) ui.detail = DetailView::arcs;
+    else if (starts(id, "concat")) ui.detail = DetailView::concat;
+    else if (starts(id, "circuits")) ui.detail = DetailView::circuits;
+    else if (starts(id, ids::kOverviewSummary) || starts(id, ids::kOverviewLayerProfile)) ui.overview_summary = true;
+  }
+}
+
 void draw_detail_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
   static const char* const kLabels[5] = {"Heatmap", "Arcs", "Concat & W_O", "Training", "Circuits"};
@@ -152,6 +175,7 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
     ui.training_seed = static_cast<int>(state.training_request.seed);
     ui.training_view = TrainingView::progress;
   }
+  open_highlighted_views(state, resources, ui);
   if (state.experiment_request_serial != ui.shown_experiment_request) {
     ui.shown_experiment_request = state.experiment_request_serial;
     ui.detail = DetailView::training;

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "imgui.h"
+#include "ui/goal_number_text.h"
 #include "ui/panels.h"
 #include "ui/widget_ids.h"
 #include "ui/widgets.h"
@@ -121,6 +122,14 @@ void step_view(PanelContext& context) {
   ImGui::SameLine();
   ImGui::TextWrapped("%s", app::localized(step.goal_text, language).c_str());
   ImGui::TextDisabled("%s", context.text.get(met ? "goal_met" : "goal_open", language));
+  // Each number the goal is about, live, against its target.
+  for (const lessons::GoalNumber& number : p.numbers) {
+    const std::string line = goal_number_text(number, context.resources(), language);
+    ImGui::TextColored(number.holds ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s", number.holds ? "\xE2\x9C\x93" : "\xE2\x80\xA2");
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", line.c_str());
+  }
+  register_item(context.ui, "lesson/goal/numbers");
   if (p.probe) {
     // The live probe: the number the goal is about, next to what guessing would give.
     const analysis::ExampleProbe& probe = p.probe->probe;
@@ -191,7 +200,12 @@ void step_view(PanelContext& context) {
 void draw_lesson_panel(PanelContext& context, float width, float height) {
   const app::AppState& state = context.state();
   const app::Language language = state.progress.language;
-  ImGui::BeginChild("lesson_panel", ImVec2(width, height), true);
+  const bool in_lesson =
+      state.progress.lesson >= 0 && state.progress.lesson < static_cast<int>(context.resources().lessons.size());
+  // In a step the text scrolls in its own region sized to leave the footer room. A scrollbar on
+  // the whole panel, shown whenever a frame overflows, would narrow the text, change its wrapping
+  // and the footer's height, and the two layouts would alternate frame by frame.
+  ImGui::BeginChild("lesson_panel", ImVec2(width, height), true, in_lesson ? ImGuiWindowFlags_NoScrollbar : 0);
   ImGui::TextUnformatted(context.text.get("lessons", language));
   ImGui::SameLine();
   if (ImGui::SmallButton(context.text.get("all_lessons", language))) ImGui::OpenPopup("lesson_list");
@@ -210,8 +224,6 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
     ImGui::EndPopup();
   }
   ImGui::Separator();
-  const bool in_lesson =
-      state.progress.lesson >= 0 && state.progress.lesson < static_cast<int>(context.resources().lessons.size());
   if (in_lesson) step_view(context);
   else free_play_view(context);
   ImGui::EndChild();

@@ -108,6 +108,11 @@ void draw_model_controls(PanelContext& context) {
   flow_same_line(font * 7.0f);
   if (ImGui::Button("Reset model")) actions.emit(app::ResetModel{});
   item_tooltip("Back to the default model (keeps your sentence).");
+  flow_same_line(font * 8.0f);
+  if (ImGui::Button("Trained model")) actions.emit(app::LoadTrainedModel{});
+  register_item(context.ui, ids::kLoadTrainedModel);
+  item_tooltip("The model HeadLab ships: 2 layers x 4 heads trained on the grammar's sentences (seed 1, 3,000 "
+               "steps). Its heads learned their roles alone; the Labels tab measures them. Undo with Ctrl+Z.");
 }
 
 }  // namespace headlab::ui

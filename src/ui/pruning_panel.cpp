@@ -28,8 +28,13 @@ void draw_pruning_curve(PanelContext& context, float width) {
   LabUiState& ui = context.ui;
   const app::AppState& state = context.state();
   const float font = ImGui::GetFontSize();
+  // A lesson step about pruning opens the section and scrolls it into view, once.
+  const bool reveal = ui.reveal_pruning;
+  ui.reveal_pruning = false;
+  if (reveal) ImGui::SetNextItemOpen(true);
   const bool open = ImGui::CollapsingHeader("Which heads matter? Pruning curve");
   register_item(ui, ids::kPruningSection);
+  if (reveal) ImGui::SetScrollHereY(0.0f);
   if (!open) return;
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled(

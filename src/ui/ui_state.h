@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <unordered_map>
 #include <vector>
 
@@ -89,6 +90,8 @@ struct LabUiState {
   // The training request (AppState::training_request_serial) last shown: a new one, from a lesson
   // or the task choice, opens the Training tab on the run it asked for.
   std::uint64_t shown_training_request = 0;
+  // The lesson step whose highlighted views were last opened ({lesson, step}; lesson -1: none).
+  std::pair<int, int> shown_step{-1, 0};
   std::uint64_t shown_experiment_request = 0;  // the same for the one-vs-many experiment (its view)
   // The training model's head shown large under its heads overview (-1: none picked yet).
   int training_head_layer = -1;
@@ -101,6 +104,7 @@ struct LabUiState {
   // The pruning curve last measured (on request: a trained model takes up to a second), and the
   // model revision it describes.
   std::optional<app::PruningCurve> pruning_curve;
+  bool reveal_pruning = false;  // open the pruning section and scroll to it at its next draw
   // For a model trained on the grammar: its heads labelled on the Training tab's held-out sentences
   // (app/held_out_labels.h), for the model revision it was read at. Read again when the mouse is
   // up, so a drag on a trained model does not pay 60 forward passes a frame.

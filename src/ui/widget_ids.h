@@ -21,6 +21,7 @@ inline constexpr const char* kTabArcs = "tab/arcs";
 inline constexpr const char* kTabConcat = "tab/concat";
 inline constexpr const char* kTabCircuits = "tab/circuits";
 inline constexpr const char* kRepeatedSequence = "model/repeated_sequence";
+inline constexpr const char* kLoadTrainedModel = "model/trained";  // the shipped trained model
 inline constexpr const char* kTabWeights = "tab/weights";
 inline constexpr const char* kTabLabels = "tab/labels";
 inline constexpr const char* kArcView = "arcs";

@@ -46,6 +46,7 @@ std::vector<Action> one_of_each() {
           Randomize{4000000000u},
           ResetHead{1, 2, 77},
           LoadModel{"{\"format\": \"headlab-model\"}"},
+          LoadTrainedModel{},
           SetTheme{Theme::light},
           RequestTraining{training::Task::induction, 3, true, true},
           RequestHeadCountExperiment{false, true}};

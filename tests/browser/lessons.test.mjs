@@ -189,3 +189,54 @@ test('lesson 16 through real clicks: build the induction circuit with a preset, 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('lessons 19 and 20 on the shipped trained model: prune along the curve with real clicks, then move the layer profile', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const lessons = await page.evaluate(() => window.headlab.lessons());
+  const pruning = lessons.findIndex((l) => l.id === '19-which-heads-matter');
+  const layers = lessons.findIndex((l) => l.id === '20-layers-measured');
+  assert.ok(pruning >= 0 && layers >= 0, 'both lessons are listed');
+  await page.evaluate((i) => window.headlab.startLesson(i), pruning);
+  await frames(page, 2);
+  assert.equal((await lesson(page)).goal_met, false);
+  assert.equal((await page.evaluate(() => window.headlab.state())).text, 'The dog with the red ball sleeps.');
+  // The step opens the Labels tab on "Which heads matter?"; Measure, then 3 heads on the slider.
+  await click(page, 'labels/pruning/measure');
+  await frames(page, 4);
+  const slider = await rectOf(page, 'labels/pruning/count');
+  const steps = 8;
+  const grab = Math.max((slider.width - 4) / (steps + 1), 10);
+  const usable = slider.width - 4 - grab;
+  await page.mouse.click(slider.x + 2 + grab / 2 + (usable * 3) / steps, slider.y + slider.height / 2);
+  await frames(page, 3);
+  await click(page, 'labels/pruning/apply');
+  const pruned = (await page.evaluate(() => window.headlab.state())).layers
+    .flatMap((layer, l) => layer.heads.map((head, h) => (head.pruned ? `L${l}H${h}` : null)))
+    .filter(Boolean);
+  assert.deepEqual(pruned, ['L0H1', 'L1H2', 'L1H3'], 'the curve\'s three least important heads');
+  const met = await lesson(page);
+  assert.equal(met.goal_met, true, 'three heads pruned within 1.05 of held-out loss');
+  assert.deepEqual(met.numbers.map((n) => n.holds), [true, true]);
+  assert.ok(Math.abs(met.numbers[1].value - 1.01) < 0.01, `held-out loss ${met.numbers[1].value} (1.01 natively)`);
+  await screenshot(page, 'lesson-19-pruned');
+
+  await page.evaluate((i) => window.headlab.startLesson(i), layers);
+  await frames(page, 2);
+  assert.equal((await lesson(page)).goal_met, false);
+  await rectOf(page, 'overview/layer/1');  // the step opens the overview's summary with the layer profiles
+  await click(page, 'lesson/show_me');
+  const broad = await lesson(page);
+  assert.equal(broad.goal_met, true, 'without positions layer 0 goes broad');
+  assert.ok(Math.abs(broad.numbers[0].value - 1.95) < 0.02, `layer 0 entropy ${broad.numbers[0].value} (1.95 natively)`);
+  await screenshot(page, 'lesson-20-no-positions');
+  await click(page, 'lesson/next');
+  const causal = await lesson(page);
+  assert.equal(causal.step, 1);
+  assert.equal(causal.goal_met, false, 'the trained model is back');
+  await click(page, 'lesson/show_me');
+  assert.equal((await lesson(page)).goal_met, true, 'the causal mask shortens layer 1\'s reach');
+  await page.evaluate(() => window.headlab.setLanguage('zh'));
+  await frames(page, 3);
+  await screenshot(page, 'lesson-20-causal-zh');
+  assert.deepEqual(errors, []);
+});

@@ -143,7 +143,7 @@ TEST(LessonFiles, BadFieldsNameTheirPath) {
     bad[json::json_pointer(pointer)] = value;
     return lessons::parse_lesson(bad.dump()).error();
   };
-  EXPECT_EQ(error_with("/steps/0/goal/layer", "1"), "demo.steps[0].goal.layer: expected an integer in 0..5 (got \"1\")");
+  EXPECT_EQ(error_with("/steps/0/goal/layer", "1"), "demo.steps[0].goal.layer: expected an integer in -1..5 (got \"1\")");
   EXPECT_EQ(error_with("/steps/0/goal/head", 16), "demo.steps[0].goal.head: expected an integer in -1..15 (got 16)");
   EXPECT_EQ(error_with("/steps/0/goal/min", "high"), "demo.steps[0].goal.min: expected a number in [-1e+06, 1e+06] (got \"high\")");
   EXPECT_EQ(error_with("/steps/0/goal/label", 3.5), "demo.steps[0].goal.label: expected a string (got 3.5)");
