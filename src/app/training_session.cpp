@@ -118,17 +118,15 @@ void TrainingSession::sample_timeline() {
 
 void TrainingSession::sample_induction(TimelineSample& sample) const {
   const Model& model = trainer_->model();
-  const training::InductionReport report = training::induction_report(model, induction_held_out_);
+  std::vector<Trace> traces;
+  const training::InductionReport report = training::induction_report(model, induction_held_out_, &traces);
   sample.held_out_loss = report.loss;
   sample.repeat_loss = report.repeat_loss;
   sample.induction = report.heads;
+  sample.strongest_induction = training::strongest_induction_head(report);
   // The labels are the lab's own, pooled over the held-out sequences as the lab would label each.
   std::vector<Tokens> inputs;
-  std::vector<Trace> traces(induction_held_out_.sequences.size());
-  for (std::size_t s = 0; s < induction_held_out_.sequences.size(); ++s) {
-    inputs.push_back(training::symbol_tokens(induction_held_out_.sequences[s]));
-    forward(model, embed(inputs.back(), model), traces[s]);
-  }
+  for (const training::Sentence& sequence : induction_held_out_.sequences) inputs.push_back(training::symbol_tokens(sequence));
   std::vector<const Trace*> trace_pointers;
   for (const Trace& trace : traces) trace_pointers.push_back(&trace);
   sample.spreads = analysis::layer_spreads(model, trace_pointers);
@@ -175,14 +173,9 @@ void TrainingSession::refresh_snapshot() {
 
 int TrainingSession::phase_change_step() const {
   if (settings_.task != training::Task::induction) return -1;
-  for (const TimelineSample& sample : timeline_) {
-    if (sample.induction.empty()) continue;
-    training::InductionReport report;
-    report.heads = sample.induction;
-    report.head_count = trainer_ ? trainer_->model().layers[0].head_count() : 0;
-    if (report.head_count > 0 && training::strongest_induction_head(report).prefix_matching >= training::kInductionFormedScore)
+  for (const TimelineSample& sample : timeline_)
+    if (!sample.induction.empty() && sample.strongest_induction.prefix_matching >= training::kInductionFormedScore)
       return sample.step;
-  }
   return -1;
 }
 
@@ -395,10 +388,7 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
     const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
     if (!loaded.ok()) return loaded.error;
     if (!timeline_.empty() && !timeline_.back().induction.empty()) {
-      training::InductionReport report;
-      report.heads = timeline_.back().induction;
-      report.head_count = trainer_->model().layers[0].head_count();
-      const training::InductionHeadScores strongest = training::strongest_induction_head(report);
+      const training::InductionHeadScores& strongest = timeline_.back().strongest_induction;
       controller.apply(SelectHead{strongest.layer, strongest.head});
     }
     controller.notify(NoticeLevel::info, "Loaded the induction model trained for " + std::to_string(trainer_->steps_done()) +

@@ -62,6 +62,7 @@ struct TimelineSample {
   // previous-token and duplicate-token scores (training/induction_evaluation.h), layer-major.
   float repeat_loss = 0.0f;
   std::vector<training::InductionHeadScores> induction;
+  training::InductionHeadScores strongest_induction;  // of the layers that can hold one (layer 1 and up)
   // Layer dependence on the same held-out inputs: per layer, mean attention distance and entropy.
   std::vector<analysis::AttentionSpread> spreads;
 };

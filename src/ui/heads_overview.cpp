@@ -85,8 +85,11 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   float tile = std::max(font * 3.0f, std::min(font * 14.0f, (avail_w - font * 2.2f) / columns - spacing));
   // Summary: room for the layer's profile beside its thumbnail.
   if (ui.overview_summary) tile = std::max(font * 3.0f, std::min(tile, avail_w * 0.35f));
-  const std::vector<analysis::AttentionSpread> spreads =
-      ui.overview_summary ? analysis::layer_spreads(model, {&state.trace}) : std::vector<analysis::AttentionSpread>{};
+  if (ui.overview_summary && ui.spreads_revision != state.revision) {
+    ui.spreads = analysis::layer_spreads(model, {&state.trace});
+    ui.spreads_revision = state.revision;
+  }
+  const std::vector<analysis::AttentionSpread>& spreads = ui.spreads;
   for (int l = 0; l < layer_count; ++l) {
     const Layer& layer = model.layers[l];
     ImGui::BeginGroup();

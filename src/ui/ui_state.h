@@ -12,6 +12,7 @@
 #include "app/held_out_labels.h"
 #include "app/matrix_actions.h"
 #include "app/pruning_curve.h"
+#include "engine/analysis/attention_spread.h"
 #include "engine/analysis/circuits.h"
 
 namespace headlab::ui {
@@ -101,6 +102,9 @@ struct LabUiState {
   int lesson_hints_scrolled = 0;
 
   CircuitsCache circuits;
+  // The overview's layer profile of the current input, for the model revision it describes.
+  std::uint64_t spreads_revision = ~std::uint64_t{0};
+  std::vector<analysis::AttentionSpread> spreads;
   // The pruning curve last measured (on request: a trained model takes up to a second), and the
   // model revision it describes.
   std::optional<app::PruningCurve> pruning_curve;

@@ -34,7 +34,7 @@ void held_out_losses(const Model& model, const RepeatedSequences& held_out, Indu
 
 }  // namespace
 
-InductionReport induction_report(const Model& model, const RepeatedSequences& held_out) {
+InductionReport induction_report(const Model& model, const RepeatedSequences& held_out, std::vector<Trace>* traces) {
   InductionReport report;
   const int layer_count = static_cast<int>(model.layers.size());
   report.head_count = layer_count > 0 ? model.layers[0].head_count() : 0;
@@ -45,9 +45,11 @@ InductionReport induction_report(const Model& model, const RepeatedSequences& he
   const analysis::AnalysisOptions options;
   analysis::SentenceContext context;
   analysis::HeadScores scores;
-  Trace trace;
-  for (const Sentence& sequence : held_out.sequences) {
-    const Tokens tokens = symbol_tokens(sequence);
+  Trace local;
+  if (traces) traces->resize(held_out.sequences.size());
+  for (std::size_t s = 0; s < held_out.sequences.size(); ++s) {
+    Trace& trace = traces ? (*traces)[s] : local;
+    const Tokens tokens = symbol_tokens(held_out.sequences[s]);
     forward(model, embed(tokens, model), trace);
     analysis::make_sentence_context(tokens, model.causal, no_gold, context);
     for (int l = 0; l < layer_count; ++l)

@@ -9,6 +9,7 @@
 // Each is the mean over the held-out sequences. A head attending uniformly scores about 1/n.
 #include <vector>
 
+#include "engine/forward.h"
 #include "engine/model.h"
 #include "induction_task.h"
 
@@ -37,8 +38,9 @@ struct InductionReport {
   const InductionHeadScores& at(int layer, int head) const { return heads[layer * head_count + head]; }
 };
 
-// Scores every head of `model` (a causal model over induction_vocabulary) on `held_out`.
-InductionReport induction_report(const Model& model, const RepeatedSequences& held_out);
+// Scores every head of `model` (a causal model over induction_vocabulary) on `held_out`. With
+// `traces`, the forward pass of each sequence is kept there (for callers that measure more on them).
+InductionReport induction_report(const Model& model, const RepeatedSequences& held_out, std::vector<Trace>* traces = nullptr);
 
 // The head of `layer` with the highest prefix matching / previous-token score.
 InductionHeadScores strongest_induction_head(const InductionReport& report, int layer);
