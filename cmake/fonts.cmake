@@ -1,7 +1,10 @@
 # Fonts generated at build time from Debian packages (never committed):
 #   ui.ttf  - DejaVu Sans cut to the Latin/Greek/arrow ranges the UI draws
 #   cjk.ttf - Noto Sans CJK SC cut to exactly the Chinese characters in assets/ (scripts/make-cjk-font.py)
+#   lazy-fonts/cjk-common.ttf - the common Chinese characters cjk.ttf lacks, served beside the page
+#     and fetched only when a text needs them (not embedded: English learners never download it)
 set(HEADLAB_FONT_DIR "${CMAKE_BINARY_DIR}/fonts")
+set(HEADLAB_LAZY_FONT_DIR "${CMAKE_BINARY_DIR}/lazy-fonts")
 set(HEADLAB_UI_FONT "${HEADLAB_FONT_DIR}/ui.ttf")
 set(HEADLAB_CJK_FONT "${HEADLAB_FONT_DIR}/cjk.ttf")
 file(GLOB_RECURSE HEADLAB_JSON_ASSETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/assets/*.json")
@@ -14,8 +17,10 @@ add_custom_command(
   DEPENDS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
   COMMENT "Subsetting the UI font")
 add_custom_command(
-  OUTPUT "${HEADLAB_CJK_FONT}" "${HEADLAB_FONT_DIR}/cjk-chars.txt"
+  OUTPUT "${HEADLAB_CJK_FONT}" "${HEADLAB_FONT_DIR}/cjk-chars.txt" "${HEADLAB_LAZY_FONT_DIR}/cjk-common.ttf"
+         "${HEADLAB_LAZY_FONT_DIR}/cjk-common-chars.txt"
   COMMAND /usr/bin/python3 "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" "${CMAKE_SOURCE_DIR}/assets" "${HEADLAB_FONT_DIR}"
+          "${HEADLAB_LAZY_FONT_DIR}"
   DEPENDS "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" ${HEADLAB_JSON_ASSETS}
   COMMENT "Subsetting the Chinese font to the characters the assets use")
 add_custom_target(headlab_fonts ALL DEPENDS "${HEADLAB_UI_FONT}" "${HEADLAB_CJK_FONT}")

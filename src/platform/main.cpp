@@ -25,6 +25,7 @@
 #include "ui/lab_window.h"
 #include "ui/theme.h"
 #include "ui/widget_ids.h"
+#include "ui/widgets.h"
 
 namespace {
 
@@ -45,6 +46,10 @@ struct Platform {
   float pixel_ratio = 1.0f;
   bool first_frame_reported = false;
   std::string api_response;  // keeps the last response alive for JS to read
+  std::string clipboard;     // what ImGui last copied (the system clipboard is written as well)
+  bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
+  bool common_cjk_requested = false;
+  std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
 };
 
 Platform* g_platform = nullptr;
@@ -74,8 +79,42 @@ EM_JS(void, set_live_text, (const char* text), {
   if (live) live.textContent = UTF8ToString(text);
 });
 EM_JS(void, set_text_input_active, (int active), {
-  if (window.headlabTouchKeyboard) window.headlabTouchKeyboard(!!active);
+  if (window.headlabTextInput) window.headlabTextInput(!!active);
 });
+
+EM_JS(void, copy_to_system_clipboard, (const char* text), {
+  if (window.headlabCopyText) window.headlabCopyText(UTF8ToString(text));
+});
+
+// ImGui's copy and cut go to the system clipboard; ImGui's own paste reads what it copied last
+// (paste from the system clipboard arrives as text through web/text-input.js).
+void set_clipboard_text(void* user_data, const char* text) {
+  Platform& p = *static_cast<Platform*>(user_data);
+  p.clipboard = text ? text : "";
+  copy_to_system_clipboard(p.clipboard.c_str());
+}
+const char* get_clipboard_text(void* user_data) { return static_cast<Platform*>(user_data)->clipboard.c_str(); }
+
+EM_JS(void, request_common_cjk_font, (), {
+  if (window.headlabLoadCommonCjkFont) window.headlabLoadCommonCjkFont();
+});
+
+// The common Chinese characters are fetched the first time a sentence needs one (English learners
+// never download them); until they arrive such characters show as code points (drawable_text).
+void request_missing_glyphs(Platform& p) {
+  if (p.common_cjk_requested || p.state.revision == p.glyphs_checked_revision) return;
+  p.glyphs_checked_revision = p.state.revision;
+  if (!headlab::ui::lacks_cjk_glyph(p.state.document.input.text)) return;
+  p.common_cjk_requested = true;
+  request_common_cjk_font();
+}
+
+void rebuild_fonts(Platform& p) {
+  headlab::ui::load_fonts(p.fonts, kFontSize, p.pixel_ratio);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  p.fonts_dirty = false;
+}
 
 // Keeps the canvas the size of the window and the font crisp at the current devicePixelRatio.
 void track_window_size(Platform& p) {
@@ -86,10 +125,9 @@ void track_window_size(Platform& p) {
   const float ratio = static_cast<float>(emscripten_get_device_pixel_ratio());
   if (std::fabs(ratio - p.pixel_ratio) > 0.01f) {
     p.pixel_ratio = ratio;
-    headlab::ui::load_fonts(p.fonts, kFontSize, ratio);
-    ImGui_ImplOpenGL3_DestroyFontsTexture();
-    ImGui_ImplOpenGL3_CreateFontsTexture();
+    p.fonts_dirty = true;
   }
+  if (p.fonts_dirty) rebuild_fonts(p);
 }
 
 void handle_export(Platform& p) {
@@ -198,6 +236,7 @@ void frame(void* arg) {
   // Exports read the canvas now, while this frame's pixels are still in the drawing buffer.
   handle_export(p);
   mirror_to_live_region(p);
+  request_missing_glyphs(p);
   if (ImGui::GetIO().WantTextInput != p.wants_text_input) {
     p.wants_text_input = ImGui::GetIO().WantTextInput;
     set_text_input_active(p.wants_text_input);
@@ -230,9 +269,40 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_widget_rect(const char* name) {
   return g_platform->api_response.c_str();
 }
 
-// Text typed on a touch keyboard into the page's hidden input (web/touch-keyboard.js).
+// Text the browser inserted into the page's hidden input while a field is active (web/text-input.js):
+// typing, input-method commits, emoji, pastes.
 EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) {
   if (g_platform && utf8) ImGui::GetIO().AddInputCharactersUTF8(utf8);
+}
+
+// A paste from the system clipboard (web/text-input.js). ImGui ignores characters while Ctrl is
+// held, so the text becomes ImGui's clipboard and ImGui pastes it as its own Ctrl+V: a selection
+// is replaced, as in any text field.
+EMSCRIPTEN_KEEPALIVE void headlab_paste(const char* utf8) {
+  if (!g_platform || !utf8) return;
+  g_platform->clipboard = utf8;
+  ImGuiIO& io = ImGui::GetIO();
+  io.AddKeyEvent(ImGuiMod_Ctrl, true);
+  io.AddKeyEvent(ImGuiKey_V, true);
+  io.AddKeyEvent(ImGuiKey_V, false);
+  io.AddKeyEvent(ImGuiMod_Ctrl, false);
+}
+
+// The common Chinese characters' font and their list, fetched by web/fonts.js; copied, merged into
+// the UI font before the next frame.
+EMSCRIPTEN_KEEPALIVE void headlab_add_cjk_font(const unsigned char* data, int size, const char* chars) {
+  if (!g_platform || !data || size <= 0 || !chars) return;
+  g_platform->fonts.common_font.assign(data, data + size);
+  g_platform->fonts.common_chars = chars;
+  g_platform->fonts.common_ranges.clear();
+  g_platform->fonts_dirty = true;
+}
+
+EMSCRIPTEN_KEEPALIVE void headlab_font_failed(const char* reason) {
+  if (!g_platform || !g_platform->controller) return;
+  g_platform->controller->notify(headlab::app::NoticeLevel::warning,
+                                 std::string("The Chinese font could not be loaded (") + (reason ? reason : "") +
+                                     "); characters without a glyph are shown by their code point, e.g. U+732B.");
 }
 
 }  // extern "C"
@@ -297,6 +367,9 @@ int main() {
   }
   headlab::ui::load_fonts(platform.fonts, kFontSize, platform.pixel_ratio);
   ImGui_ImplSDL2_InitForOpenGL(platform.window, platform.gl);
+  io.SetClipboardTextFn = set_clipboard_text;
+  io.GetClipboardTextFn = get_clipboard_text;
+  io.ClipboardUserData = &platform;
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
   emscripten_set_main_loop_arg(frame, &platform, 0, true);

@@ -15,7 +15,7 @@ namespace {
 std::vector<std::string> token_texts(const app::AppState& state) {
   std::vector<std::string> out;
   out.reserve(state.input.tokens.size());
-  for (const Token& t : state.input.tokens) out.push_back(t.text);
+  for (const Token& t : state.input.tokens) out.push_back(drawable_text(t.text));
   return out;
 }
 

@@ -47,6 +47,20 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
       io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), size_px * 1.1f * pixel_ratio, &merge, files.cjk_ranges.Data);
     }
   }
+  if (font && !files.common_font.empty()) {
+    if (files.common_ranges.empty()) {
+      ImFontGlyphRangesBuilder builder;
+      builder.AddText(files.common_chars.c_str());
+      builder.BuildRanges(&files.common_ranges);
+    }
+    ImFontConfig merge;
+    merge.MergeMode = true;
+    merge.OversampleH = 1;
+    merge.PixelSnapH = true;
+    merge.FontDataOwnedByAtlas = false;  // the bytes stay in FontFiles for the next rebuild
+    io.Fonts->AddFontFromMemoryTTF(files.common_font.data(), static_cast<int>(files.common_font.size()),
+                                   size_px * 1.1f * pixel_ratio, &merge, files.common_ranges.Data);
+  }
   if (!font) {
     ImFontConfig fallback;
     fallback.SizePixels = 13.0f * pixel_ratio;

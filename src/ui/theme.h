@@ -2,6 +2,7 @@
 // Fonts and colours. HeadLab bundles a TTF (the default ImGui bitmap font is too small on HiDPI)
 // and rasterises it at the device pixel ratio so text stays crisp.
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 
@@ -13,6 +14,11 @@ struct FontFiles {
   std::string cjk_path;    // Chinese subset (Noto Sans CJK SC), merged into the UI font
   std::string cjk_chars;   // UTF-8 list of the characters the subset holds
   ImVector<ImWchar> cjk_ranges;
+  // The common Chinese characters the subset lacks (lazy-fonts/cjk-common.ttf), once the page has
+  // fetched them: empty until a text needs them.
+  std::vector<unsigned char> common_font;
+  std::string common_chars;
+  ImVector<ImWchar> common_ranges;
 };
 
 enum class Theme { dark, light };

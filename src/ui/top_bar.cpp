@@ -50,7 +50,17 @@ void draw_top_bar(PanelContext& context) {
   const std::string& text = state.document.input.text;
   if (!ui.text_active && ui.text_buffer != text) ui.text_buffer = text;  // changed elsewhere (undo, load)
   ImGui::SetNextItemWidth(narrow ? -font * 6.0f : std::max(font * 14.0f, ImGui::GetContentRegionAvail().x * 0.34f));
-  if (ImGui::InputTextWithHint("##sentence", "Type a sentence...", &ui.text_buffer)) {
+  // ImGui selects all of a field reached with Tab, so the next key (a Space) would replace the whole
+  // sentence: a field entered from the keyboard keeps its text, with the cursor at its end.
+  bool entered_by_keyboard = !ui.text_active && !ImGui::IsMouseDown(ImGuiMouseButton_Left);
+  const auto keep_text = [](ImGuiInputTextCallbackData* data) {
+    bool& fresh = *static_cast<bool*>(data->UserData);
+    if (fresh) data->SelectionStart = data->SelectionEnd = data->CursorPos = data->BufTextLen;
+    fresh = false;
+    return 0;
+  };
+  if (ImGui::InputTextWithHint("##sentence", "Type a sentence...", &ui.text_buffer, ImGuiInputTextFlags_CallbackAlways, keep_text,
+                               &entered_by_keyboard)) {
     // Each keystroke recomputes; the whole typing session is one undo step.
     actions.emit(app::SetText{ui.text_buffer}, /*merge_key=*/1);
   }

@@ -1,6 +1,9 @@
 #include "ui/widgets.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include "imgui_internal.h"  // ImTextCharFromUtf8
 
 namespace headlab::ui {
 
@@ -100,6 +103,52 @@ void flow_same_line(float next_width, float spacing) {
   const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
   const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + gap + next_width <= right_edge) ImGui::SameLine(0, gap);
+}
+
+namespace {
+
+// Calls f(code point, its UTF-8 bytes, their length) for each character of `utf8`.
+template <class F>
+void for_each_char(const std::string& utf8, F f) {
+  const char* text = utf8.c_str();
+  const char* end = text + utf8.size();
+  while (text < end) {
+    unsigned int c = 0;
+    const int length = ImTextCharFromUtf8(&c, text, end);
+    if (length <= 0) break;
+    f(c, text, length);
+    text += length;
+  }
+}
+
+bool drawable(unsigned int c) {
+  const ImFont* font = ImGui::GetFont();
+  return c < 0x80 || (font && font->FindGlyphNoFallback(static_cast<ImWchar>(c)));
+}
+
+}  // namespace
+
+std::string drawable_text(const std::string& utf8) {
+  std::string out;
+  for_each_char(utf8, [&](unsigned int c, const char* bytes, int length) {
+    if (drawable(c)) {
+      out.append(bytes, static_cast<std::size_t>(length));
+    } else {
+      char code[16];
+      std::snprintf(code, sizeof code, "U+%04X", c);
+      out += code;
+    }
+  });
+  return out;
+}
+
+bool lacks_cjk_glyph(const std::string& utf8) {
+  bool lacks = false;
+  for_each_char(utf8, [&](unsigned int c, const char*, int) {
+    const bool cjk = (c >= 0x3000 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+    lacks = lacks || (cjk && !drawable(c));
+  });
+  return lacks;
 }
 
 }  // namespace headlab::ui

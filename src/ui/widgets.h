@@ -20,6 +20,11 @@ bool vertical_splitter(const char* id, float& fraction, float total, float min_f
                        float height, bool invert);
 // The horizontal counterpart: dragging changes `fraction` of `total` height.
 bool horizontal_splitter(const char* id, float& fraction, float total, float min_fraction, float max_fraction, float width);
+// `utf8` with every character the loaded fonts cannot draw written as its code point ("U+1F642"),
+// so an emoji or a rare character in a token stays readable instead of becoming a box.
+std::string drawable_text(const std::string& utf8);
+// True when `utf8` holds a Chinese character or CJK punctuation the loaded fonts cannot draw.
+bool lacks_cjk_glyph(const std::string& utf8);
 // A small coloured pill with text (labels).
 void badge(const char* text, ImU32 background, ImU32 foreground);
 
