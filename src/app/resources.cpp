@@ -10,8 +10,10 @@ namespace {
 
 Result<Resources> fail(const std::string& message) { return Result<Resources>::failure(message); }
 
-// The display names of the roles; analysis::load_resources has checked the file's thresholds.
-std::string read_role_names(std::array<LocalizedText, analysis::kRoleCount>& names) {
+// The display names and descriptions of the roles; analysis::load_resources has checked the
+// file's thresholds.
+std::string read_role_texts(std::array<LocalizedText, analysis::kRoleCount>& names,
+                            std::array<LocalizedText, analysis::kRoleCount>& descriptions) {
   const std::optional<std::string> text = read_asset("labels.json");
   if (!text) return "assets/labels.json could not be read";
   const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
@@ -19,9 +21,11 @@ std::string read_role_names(std::array<LocalizedText, analysis::kRoleCount>& nam
   for (int r = 0; r < analysis::kRoleCount; ++r) {
     bool found = false;
     for (const nlohmann::json& role : doc["roles"])
-      if (role.is_object() && role.value("id", std::string()) == analysis::kRoleIds[r] && role.contains("name"))
-        found = read_localized_text(role["name"], names[r]);
-    if (!found) return std::string("assets/labels.json: role \"") + analysis::kRoleIds[r] + "\" needs a name in en and zh";
+      if (role.is_object() && role.value("id", std::string()) == analysis::kRoleIds[r] && role.contains("name") &&
+          role.contains("description"))
+        found = read_localized_text(role["name"], names[r]) && read_localized_text(role["description"], descriptions[r]);
+    if (!found)
+      return std::string("assets/labels.json: role \"") + analysis::kRoleIds[r] + "\" needs a name and a description in en and zh";
   }
   return {};
 }
@@ -40,7 +44,8 @@ Result<Resources> load_resources() {
 
   resources.analysis = analysis::load_resources();
   if (!resources.analysis.errors.empty()) return fail(resources.analysis.errors.front());
-  if (const std::string error = read_role_names(resources.role_names); !error.empty()) return fail(error);
+  if (const std::string error = read_role_texts(resources.role_names, resources.role_descriptions); !error.empty())
+    return fail(error);
   const std::optional<std::string> sentences = read_asset("sentences.json");
   if (!sentences) return fail("assets/sentences.json could not be read");
   resources.example_sentences = example_texts(*sentences);

@@ -28,8 +28,9 @@ struct Resources {
   training::Grammar grammar;                 // assets/grammar.json, for training in the page
   std::string trained_model;                 // assets/models/trained.json (parsed when loaded into the lab)
   UiText ui_text;                            // assets/ui_text.json
-  // Role names in both languages, by analysis::Role (assets/labels.json's "name" of each role).
+  // Role names and one-line descriptions in both languages, by analysis::Role (assets/labels.json).
   std::array<LocalizedText, analysis::kRoleCount> role_names;
+  std::array<LocalizedText, analysis::kRoleCount> role_descriptions;
 };
 
 // Reads and checks every asset; the first missing or broken one is the error, naming the file

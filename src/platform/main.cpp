@@ -21,6 +21,7 @@
 #include "imgui.h"
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl2.h"
+#include "ui/accessible_view.h"
 #include "ui/head_caption.h"
 #include "ui/lab_window.h"
 #include "ui/theme.h"
@@ -47,6 +48,7 @@ struct Platform {
   bool first_frame_reported = false;
   std::string api_response;  // keeps the last response alive for JS to read
   std::string clipboard;     // what ImGui last copied (the system clipboard is written as well)
+  std::string accessible_view;  // the view last sent to the page's accessibility tree
   bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
   bool common_cjk_requested = false;
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
@@ -77,6 +79,9 @@ EM_JS(void, start_persistence_action, (int share), {
 EM_JS(void, set_live_text, (const char* text), {
   const live = document.getElementById('live');
   if (live) live.textContent = UTF8ToString(text);
+});
+EM_JS(void, set_accessible_view, (const char* json), {
+  if (window.headlabAccessibleView) window.headlabAccessibleView(UTF8ToString(json));
 });
 EM_JS(void, set_text_input_active, (int active), {
   if (window.headlabTextInput) window.headlabTextInput(!!active);
@@ -179,8 +184,9 @@ void handle_export(Platform& p) {
   }
 }
 
-// Screen readers cannot see the canvas: the selected head and the latest notice are mirrored into
-// the page's ARIA live region whenever they change.
+// Screen readers cannot see the canvas: the selected head and the latest notice are announced in
+// the page's ARIA live region whenever they change, and the whole readable view (lesson, head,
+// notices) is mirrored into the page's accessibility tree.
 void mirror_to_live_region(Platform& p) {
   const auto& sel = p.state.selection;
   std::string text = "Layer " + std::to_string(sel.layer) + ", head " + std::to_string(sel.head) + ": " +
@@ -189,6 +195,13 @@ void mirror_to_live_region(Platform& p) {
   if (text != p.ui.live_text) {
     p.ui.live_text = text;
     set_live_text(text.c_str());
+  }
+  // Texts quote tokens, which may be cut inside a character: replaced, never a throw.
+  std::string view = headlab::ui::accessible_view(p.state, p.controller->resources())
+                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  if (view != p.accessible_view) {
+    p.accessible_view = std::move(view);
+    set_accessible_view(p.accessible_view.c_str());
   }
 }
 

@@ -67,6 +67,8 @@ void open_highlighted_views(const app::AppState& state, const app::Resources& re
   const auto starts = [](const std::string& id, const char* prefix) { return id.rfind(prefix, 0) == 0; };
   for (const std::string& id : resources.lessons[p.lesson].steps[p.step].highlight) {
     if (starts(id, ids::kPruningSection)) ui.reveal_pruning = true;
+    app::WeightMatrix matrix{};
+    if (editor_tab_matrix(id, matrix)) ui.editor_matrix = matrix;
     if (starts(id, "labels")) ui.side = SidePanel::labels;
     else if (starts(id, "editor")) ui.side = SidePanel::weights;
     else if (starts(id, "train/")) ui.detail = DetailView::training;

@@ -238,7 +238,15 @@ void draw_lesson_highlights(PanelContext& context) {
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   const float pulse = 0.55f + 0.45f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
   const ImU32 colour = IM_COL32(255, 190, 64, static_cast<int>(90 + 165 * pulse));
+  // A cell the text names is on the matrix whose tab the step highlights: on another matrix the
+  // same row and column are a different weight, so only the tab is marked until the learner switches.
+  bool other_matrix = false;
   for (const std::string& id : step.highlight) {
+    app::WeightMatrix named{};
+    if (editor_tab_matrix(id, named)) other_matrix = named != context.ui.editor_matrix;
+  }
+  for (const std::string& id : step.highlight) {
+    if (other_matrix && id.rfind(ids::kEditorCell, 0) == 0) continue;
     const auto it = context.ui.widget_rects.find(id);
     if (it == context.ui.widget_rects.end()) continue;
     const Rect& r = it->second;

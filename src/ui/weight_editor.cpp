@@ -164,9 +164,8 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
   const float font = ImGui::GetFontSize();
   ImGui::Text("Layer %d, head %d", layer, head);
   int which = static_cast<int>(ui.editor_matrix);
-  static const char* const kTabIds[4] = {"editor/tab/W_Q", "editor/tab/W_K", "editor/tab/W_V", "editor/tab/W_O"};
   ImGui::SameLine();
-  if (segmented("matrix", kMatrixNames, 4, which, &ui, kTabIds)) ui.editor_matrix = static_cast<app::WeightMatrix>(which);
+  if (segmented("matrix", kMatrixNames, 4, which, &ui, ids::kEditorTabs)) ui.editor_matrix = static_cast<app::WeightMatrix>(which);
   const app::MatrixRef ref{layer, head, ui.editor_matrix};
   const Matrix* m = app::find_matrix(state, ref);
   if (!m) return;

@@ -29,6 +29,7 @@ inline constexpr const char* kArcThreshold = "arcs/threshold";
 inline constexpr const char* kEditorMatrix = "editor/matrix";  // the grid of the edited matrix
 inline constexpr const char* kEditorCell = "editor/cell";      // + "/row/col"
 inline constexpr const char* kEditorTab = "editor/tab";        // + "/W_Q" ...
+inline constexpr const char* kEditorTabs[4] = {"editor/tab/W_Q", "editor/tab/W_K", "editor/tab/W_V", "editor/tab/W_O"};
 inline constexpr const char* kPresetCombo = "editor/preset";
 inline constexpr const char* kEditorPruned = "editor/pruned";  // the selected head's "pruned" checkbox
 inline constexpr const char* kLabels = "labels";

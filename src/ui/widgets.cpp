@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "imgui_internal.h"  // ImTextCharFromUtf8
+#include "ui/widget_ids.h"
 
 namespace headlab::ui {
 
@@ -127,6 +128,15 @@ bool drawable(unsigned int c) {
 }
 
 }  // namespace
+
+bool editor_tab_matrix(const std::string& id, app::WeightMatrix& matrix) {
+  for (int m = 0; m < 4; ++m)
+    if (id == ids::kEditorTabs[m]) {
+      matrix = static_cast<app::WeightMatrix>(m);
+      return true;
+    }
+  return false;
+}
 
 std::string drawable_text(const std::string& utf8) {
   std::string out;

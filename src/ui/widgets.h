@@ -25,6 +25,8 @@ bool horizontal_splitter(const char* id, float& fraction, float total, float min
 std::string drawable_text(const std::string& utf8);
 // True when `utf8` holds a Chinese character or CJK punctuation the loaded fonts cannot draw.
 bool lacks_cjk_glyph(const std::string& utf8);
+// The matrix a weight editor tab id names ("editor/tab/W_K"); false for other ids.
+bool editor_tab_matrix(const std::string& id, app::WeightMatrix& matrix);
 // A small coloured pill with text (labels).
 void badge(const char* text, ImU32 background, ImU32 foreground);
 

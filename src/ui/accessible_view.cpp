@@ -1,0 +1,107 @@
+#include "ui/accessible_view.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "engine/analysis/roles.h"
+#include "ui/goal_number_text.h"
+#include "ui/head_caption.h"
+
+namespace headlab::ui {
+namespace {
+
+using nlohmann::json;
+
+template <class... Args>
+std::string formatted(const char* pattern, Args... args) {
+  char text[512];
+  std::snprintf(text, sizeof text, pattern, args...);
+  return text;
+}
+
+// A label id in the learner's language: "previous token" / "前一个词", "nsubj (syntax)".
+std::string label_text(const std::string& label, const app::Resources& resources, app::Language language) {
+  if (language == app::Language::en) return label_display_name(label);
+  analysis::Role role{};
+  if (label.rfind("syntactic:", 0) == 0)
+    return app::localized(resources.role_names[static_cast<int>(analysis::Role::syntactic)], language) + " (" + label.substr(10) + ")";
+  if (analysis::role_from_id(label, role)) return app::localized(resources.role_names[static_cast<int>(role)], language);
+  return resources.ui_text.get(label == analysis::kMixedLabel ? "a11y_mixed" : "a11y_pruned", language);
+}
+
+json lesson_view(const app::AppState& state, const app::Resources& resources) {
+  const app::LessonProgress& p = state.progress;
+  if (p.lesson < 0 || p.lesson >= static_cast<int>(resources.lessons.size())) return nullptr;
+  const lessons::Lesson& lesson = resources.lessons[p.lesson];
+  if (p.step < 0 || p.step >= static_cast<int>(lesson.steps.size())) return nullptr;
+  const lessons::Step& step = lesson.steps[p.step];
+  const app::Language language = p.language;
+  const app::UiText& text = resources.ui_text;
+  json numbers = json::array();
+  for (const lessons::GoalNumber& number : p.numbers)
+    numbers.push_back(std::string(text.get(number.holds ? "a11y_holds" : "a11y_not_yet", language)) + ": " +
+                      goal_number_text(number, resources, language));
+  json hints = json::array();
+  for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h) hints.push_back(app::localized(step.hints[h], language));
+  return {{"position", formatted(text.get("lesson_of", language), p.lesson + 1, static_cast<int>(resources.lessons.size())) + ", " +
+                           formatted(text.get("step_of", language), p.step + 1, static_cast<int>(lesson.steps.size()))},
+          {"title", app::localized(lesson.title, language)},
+          {"step_title", app::localized(step.title, language)},
+          {"text", app::localized(step.text, language)},
+          {"goal", app::localized(step.goal_text, language)},
+          {"goal_status", text.get(p.goal_met ? "goal_met" : "goal_open", language)},
+          {"numbers", std::move(numbers)},
+          {"hints", std::move(hints)}};
+}
+
+json head_view(const app::AppState& state, const app::Resources& resources) {
+  const app::Language language = state.progress.language;
+  const app::UiText& text = resources.ui_text;
+  const int l = state.selection.layer, h = state.selection.head;
+  json head = {{"title", formatted(text.get("a11y_head_title", language), l, h)}};
+  if (state.document.model.layers[l].heads[h].pruned) {
+    head["label"] = text.get("a11y_pruned", language);
+    return head;
+  }
+  if (l >= static_cast<int>(state.analysis.layers.size()) || h >= static_cast<int>(state.analysis.layers[l].heads.size())) return head;
+  const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
+  head["label"] = label_text(a.label.label, resources, language) +
+                  formatted(text.get("a11y_confidence", language), a.label.confidence);
+  if (language == app::Language::en) head["explanation"] = a.label.explanation;
+  else if (!a.label.mixed) head["explanation"] = app::localized(resources.role_descriptions[static_cast<int>(a.label.primary)], language);
+  // The roles closest to firing: each score against the threshold it must pass.
+  const auto status = analysis::role_status(a.scores, resources.analysis.config);
+  std::vector<int> roles;
+  for (int r = 0; r < analysis::kRoleCount; ++r)
+    if (status[r].available) roles.push_back(r);
+  std::sort(roles.begin(), roles.end(), [&](int x, int y) {
+    return status[x].score / std::max(status[x].threshold, 1e-6f) > status[y].score / std::max(status[y].threshold, 1e-6f);
+  });
+  json scores = json::array();
+  for (std::size_t i = 0; i < roles.size() && i < 3; ++i)
+    scores.push_back(formatted(text.get("a11y_score", language), app::localized(resources.role_names[roles[i]], language).c_str(),
+                               status[roles[i]].score, status[roles[i]].threshold));
+  head["scores"] = std::move(scores);
+  return head;
+}
+
+}  // namespace
+
+json accessible_view(const app::AppState& state, const app::Resources& resources) {
+  const app::Language language = state.progress.language;
+  json notices = json::array();
+  for (const app::Notice& notice : state.notices) notices.push_back(notice.text);
+  return {{"lang", language == app::Language::zh ? "zh-Hans" : "en"},
+          {"headings", {{"lesson", resources.ui_text.get("a11y_lesson", language)},
+                        {"head", resources.ui_text.get("a11y_selected_head", language)},
+                        {"goal", resources.ui_text.get("goal", language)},
+                        {"hints", resources.ui_text.get("a11y_hints", language)},
+                        {"scores", resources.ui_text.get("a11y_scores", language)},
+                        {"notices", resources.ui_text.get("a11y_notices", language)},
+                        {"table", resources.ui_text.get("a11y_table", language)}}},
+          {"lesson", lesson_view(state, resources)},
+          {"head", head_view(state, resources)},
+          {"notices", std::move(notices)}};
+}
+
+}  // namespace headlab::ui
