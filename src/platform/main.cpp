@@ -154,11 +154,9 @@ void handle_export(Platform& p) {
   };
   switch (kind) {
     case ExportKind::heatmap_png: {
-      // The grid plus room for the token labels and axis titles above and left of it.
-      headlab::ui::Rect r = rect_of(headlab::ui::ids::kDetailHeatmap);
-      const float margin = ImGui::GetFontSize() * 8.0f;
-      const float x = std::max(0.0f, r.x - margin), y = std::max(0.0f, r.y - margin);
-      export_png(x, y, r.x + r.w - x + 4, r.y + r.h - y + 4, (stem + "-heatmap.png").c_str());
+      // The heatmap with its token labels, axis titles and colour legend (ui/head_detail.cpp).
+      const headlab::ui::Rect r = rect_of(headlab::ui::ids::kDetailFigure);
+      export_png(r.x, r.y, r.w, r.h, (stem + "-heatmap.png").c_str());
       break;
     }
     case ExportKind::arcs_png: {
@@ -182,6 +180,7 @@ void handle_export(Platform& p) {
     case ExportKind::import_file: start_persistence_action(0); break;
     case ExportKind::none: break;
   }
+  p.ui.detail = p.ui.detail_before_export;
 }
 
 // Screen readers cannot see the canvas: the selected head and the latest notice are announced in

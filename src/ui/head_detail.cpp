@@ -67,9 +67,24 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   options.show_values = true;
   options.highlight_token = ui.hovered_token;
   options.max_cell = font * 4.0f;
-  const HeatmapResult r = heatmap("detail", state.trace.layers[layer].heads[head].attention, ImVec2(size, size), options);
+  const Matrix& attention = state.trace.layers[layer].heads[head].attention;
+  // Long inputs (40-64 tokens) would shrink the cells below a label's height and the axes would go
+  // blank: then the heatmap keeps readable cells and scrolls inside its area instead.
+  const float readable = font * 2.0f + font * 8.0f + static_cast<float>(attention.rows()) * font * 0.95f;
+  const bool large = readable > size;
+  if (large) {
+    ImGui::BeginChild("detail_large", ImVec2(size, size), false, ImGuiWindowFlags_HorizontalScrollbar);
+  }
+  const HeatmapResult r = heatmap("detail", attention, large ? ImVec2(readable, readable) : ImVec2(size, size), options);
+  ImVec2 figure_min = ImGui::GetItemRectMin(), figure_max = ImGui::GetItemRectMax();  // grid, labels, axis titles
   register_rect(ui, ids::kDetailHeatmap, ImVec2(r.geometry.grid_x, r.geometry.grid_y),
                 ImVec2(r.geometry.grid_x + r.geometry.width(), r.geometry.grid_y + r.geometry.height()));
+  if (large) {
+    ImGui::EndChild();
+    register_item(ui, ids::kDetailScroll);
+    figure_min = ImGui::GetItemRectMin();  // what the scrolling area shows
+    figure_max = ImGui::GetItemRectMax();
+  }
   if (r.hovered_row >= 0) {
     cell_tooltip(context, layer, head, r.hovered_row, r.hovered_col);
     ui.next_hovered_token = r.hovered_col;
@@ -79,6 +94,9 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   ImGui::TextDisabled("weight");
   colour_legend("detail_legend", std::min(size, font * 18.0f));
   ImGui::EndGroup();
+  // The figure a PNG export takes: the heatmap with its axes and the colour legend, nothing else.
+  register_rect(ui, ids::kDetailFigure, figure_min,
+                ImVec2(ImGui::GetItemRectMax().x, std::max(figure_max.y, ImGui::GetItemRectMax().y)));
 }
 
 }  // namespace headlab::ui

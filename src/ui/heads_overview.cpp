@@ -78,11 +78,14 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   int max_heads = 1;
   for (const Layer& l : model.layers) max_heads = std::max(max_heads, l.head_count());
   const int layer_count = static_cast<int>(model.layers.size());
-  const int columns = ui.overview_summary ? 1 : max_heads;
   const float avail_w = ImGui::GetContentRegionAvail().x;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  // Thumbnails shrink to fit all heads of a layer on one row; the panel scrolls vertically.
-  float tile = std::max(font * 3.0f, std::min(font * 14.0f, (avail_w - font * 2.2f) / columns - spacing));
+  // Thumbnails shrink to fit all heads of a layer on one row, down to a readable size; past that a
+  // layer's heads wrap onto more rows (16 heads on a phone), and the panel scrolls vertically.
+  const float row_w = avail_w - font * 2.2f;
+  const int fit = std::max(1, static_cast<int>((row_w + spacing) / (font * 3.0f + spacing)));
+  const int columns = ui.overview_summary ? 1 : std::min(max_heads, fit);
+  float tile = std::max(font * 3.0f, std::min(font * 14.0f, row_w / columns - spacing));
   // Summary: room for the layer's profile beside its thumbnail.
   if (ui.overview_summary) tile = std::max(font * 3.0f, std::min(tile, avail_w * 0.35f));
   if (ui.overview_summary && ui.spreads_revision != state.revision) {
@@ -99,7 +102,8 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
     ImGui::SameLine(font * 2.0f);
     const int heads = ui.overview_summary ? 1 : layer.head_count();
     for (int h = 0; h < heads; ++h) {
-      if (h > 0) ImGui::SameLine();
+      if (h % columns != 0) ImGui::SameLine();
+      else if (h > 0) ImGui::SetCursorPosX(font * 2.0f);  // a new row of the same layer, under its first head
       ImGui::BeginGroup();
       ImGui::PushID(l * 64 + h);
       const bool selected = !ui.overview_summary && state.selection.layer == l && state.selection.head == h;
@@ -126,7 +130,7 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       }
       if (r.clicked && !ui.overview_summary)
         context.actions.emit(app::SelectHead{l, h});
-      const std::string caption = ui.overview_summary ? "mean" : head_caption(state, l, h);
+      const std::string caption = fit_text(ui.overview_summary ? "mean" : head_caption(state, l, h), tile);
       const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (tile - caption_w) * 0.5f));
       if (selected) ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", caption.c_str());

@@ -45,9 +45,12 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
   HeatmapResult result;
   ImGui::PushID(id);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImGui::InvisibleButton("##grid", size);
+  // A click is a press and a release on the grid (the button's own rule) without a drag between: a
+  // finger that touches a thumbnail to swipe the panel (touch_scroll.h) does not select it.
+  const ImGuiIO& io = ImGui::GetIO();
+  result.clicked = ImGui::InvisibleButton("##grid", size) &&
+                   io.MouseDragMaxDistanceSqr[0] <= io.MouseDragThreshold * io.MouseDragThreshold;
   const bool hovered = ImGui::IsItemHovered();
-  result.clicked = ImGui::IsItemClicked();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const int n = static_cast<int>(attention.rows());
   const float font = ImGui::GetFontSize();

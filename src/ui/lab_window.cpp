@@ -6,6 +6,7 @@
 #include "engine/embedding.h"
 #include "imgui.h"
 #include "ui/panels.h"
+#include "ui/touch_scroll.h"
 #include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
@@ -170,6 +171,7 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
   ui.next_hovered_token = -1;
   ui.widget_rects.clear();
   handle_shortcuts(actions, ui);
+  touch_scroll(ui);
   const app::AppState& state = controller.state();
   if (state.training_request_serial != ui.shown_training_request) {
     ui.shown_training_request = state.training_request_serial;

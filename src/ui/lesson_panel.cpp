@@ -14,7 +14,10 @@
 namespace headlab::ui {
 namespace {
 
-const ImVec4 kGoalMet(0.35f, 0.85f, 0.45f, 1.0f);
+// The "met" green, readable on the theme's background.
+ImVec4 goal_met_colour(const app::AppState& state) {
+  return state.preferences.theme == "light" ? ImVec4(0.05f, 0.42f, 0.14f, 1.0f) : ImVec4(0.35f, 0.85f, 0.45f, 1.0f);
+}
 
 int completed_steps(const app::AppState& state, const lessons::Lesson& lesson) {
   int done = 0;
@@ -114,10 +117,14 @@ void step_view(PanelContext& context) {
   // Goal, checked every frame.
   const bool met = p.goal_met;
   const bool done_before = state.progress.completed.count(app::step_key(lesson, step)) > 0;
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, met ? ImVec4(0.12f, 0.30f, 0.16f, 0.6f) : ImVec4(0.20f, 0.20f, 0.28f, 0.6f));
+  const bool light = state.preferences.theme == "light";
+  const ImVec4 met_colour = goal_met_colour(state);
+  const ImVec4 goal_bg = light ? (met ? ImVec4(0.82f, 0.94f, 0.84f, 1.0f) : ImVec4(0.90f, 0.91f, 0.95f, 1.0f))
+                               : (met ? ImVec4(0.12f, 0.30f, 0.16f, 0.6f) : ImVec4(0.20f, 0.20f, 0.28f, 0.6f));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, goal_bg);
   // A bordered box exactly as tall as its content, however the text wraps.
   ImGui::BeginChild("goal", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY);
-  ImGui::TextColored(met ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
+  ImGui::TextColored(met ? met_colour : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
                      context.text.get("goal", language));
   ImGui::SameLine();
   ImGui::TextWrapped("%s", app::localized(step.goal_text, language).c_str());
@@ -125,7 +132,7 @@ void step_view(PanelContext& context) {
   // Each number the goal is about, live, against its target.
   for (const lessons::GoalNumber& number : p.numbers) {
     const std::string line = goal_number_text(number, context.resources(), language);
-    ImGui::TextColored(number.holds ? kGoalMet : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s", number.holds ? "\xE2\x9C\x93" : "\xE2\x80\xA2");
+    ImGui::TextColored(number.holds ? met_colour : ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s", number.holds ? "\xE2\x9C\x93" : "\xE2\x80\xA2");
     ImGui::SameLine();
     ImGui::TextWrapped("%s", line.c_str());
   }

@@ -127,7 +127,9 @@ void draw_top_bar(PanelContext& context) {
     for (const Choice& choice : kChoices) {
       if (ImGui::MenuItem(choice.label)) {
         ui.pending_export = choice.kind;
-        // The PNG must show the view it names.
+        // The PNG must show the view it names, for the frame it is taken in; then the learner's
+        // own view comes back (the platform restores it).
+        ui.detail_before_export = ui.detail;
         if (choice.kind == ExportKind::heatmap_png) ui.detail = DetailView::heatmap;
         if (choice.kind == ExportKind::arcs_png) ui.detail = DetailView::arcs;
       }

@@ -41,6 +41,14 @@ struct CellEntry {
 // The circuits tab's numbers, read from the weights of the state it was computed for: recomputed
 // only when the tab is shown and the model (revision) or the selected head changed, so a drag in
 // another tab costs nothing. A view of const state, like the heatmap's logit tooltip.
+// A touch drag that scrolls a panel (touch_scroll.h), by ImGui window ids.
+struct TouchScroll {
+  unsigned int start_window = 0;  // the window under the finger when it touched
+  unsigned int target = 0;        // the window being scrolled
+  bool scrolling = false;
+  bool vertical = true;
+};
+
 struct CircuitsCache {
   std::uint64_t revision = ~std::uint64_t{0};
   int layer = -1, head = -1;
@@ -102,6 +110,7 @@ struct LabUiState {
   int lesson_hints_scrolled = 0;
 
   CircuitsCache circuits;
+  TouchScroll touch_scroll;
   // The overview's layer profile of the current input, for the model revision it describes.
   std::uint64_t spreads_revision = ~std::uint64_t{0};
   std::vector<analysis::AttentionSpread> spreads;
@@ -131,6 +140,7 @@ struct LabUiState {
   // and a held chord undoes once.
   std::vector<HistoryKey> history_keys;
   ExportKind pending_export = ExportKind::none;
+  DetailView detail_before_export = DetailView::heatmap;  // restored once the export is taken
 
   // Screen rectangles of named widgets (widget_ids.h), refreshed every frame, for tests and lessons.
   std::unordered_map<std::string, Rect> widget_rects;

@@ -152,6 +152,17 @@ std::string drawable_text(const std::string& utf8) {
   return out;
 }
 
+std::string fit_text(std::string text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  static const char* const kEllipsis = "\xE2\x80\xA6";
+  while (!text.empty() && ImGui::CalcTextSize((text + kEllipsis).c_str()).x > width) {
+    std::size_t cut = text.size() - 1;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a whole UTF-8 character
+    text.resize(cut);
+  }
+  return text + kEllipsis;
+}
+
 bool lacks_cjk_glyph(const std::string& utf8) {
   bool lacks = false;
   for_each_char(utf8, [&](unsigned int c, const char*, int) {

@@ -23,6 +23,8 @@ bool horizontal_splitter(const char* id, float& fraction, float total, float min
 // `utf8` with every character the loaded fonts cannot draw written as its code point ("U+1F642"),
 // so an emoji or a rare character in a token stays readable instead of becoming a box.
 std::string drawable_text(const std::string& utf8);
+// `text` cut to fit `width` pixels, ending in "..." when cut (whole characters only).
+std::string fit_text(std::string text, float width);
 // True when `utf8` holds a Chinese character or CJK punctuation the loaded fonts cannot draw.
 bool lacks_cjk_glyph(const std::string& utf8);
 // The matrix a weight editor tab id names ("editor/tab/W_K"); false for other ids.

@@ -37,8 +37,8 @@ export async function launchBrowser() {
 }
 
 // Opens the page and waits for window.headlab.ready. Returns { page, errors, requests }.
-export async function openLab(browser, url, { width = 1280, height = 720, deviceScaleFactor = 1, hash = '' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
+export async function openLab(browser, url, { width = 1280, height = 720, deviceScaleFactor = 1, hash = '', touch = false } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor, hasTouch: touch, isMobile: touch });
   const page = await context.newPage();
   const errors = [];
   const requests = [];

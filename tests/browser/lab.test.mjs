@@ -141,8 +141,9 @@ test('keys pressed and released between two frames still count: Ctrl-click, Ctrl
   await context.close();
 });
 
-test('export the heatmap as PNG from the Export menu', async () => {
-  const { page, errors, context } = await openLab(browser, server.url);
+test('export the heatmap as PNG from the Export menu: exactly the figure, and the learner stays on their view', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { deviceScaleFactor: 2 });
+  await click(page, 'tab/arcs');
   const button = await rectOf(page, 'export/png');
   await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
   await frames(page, 2);
@@ -153,7 +154,26 @@ test('export the heatmap as PNG from the Export menu', async () => {
   assert.match(file.suggestedFilename(), /^headlab-L0H0-heatmap\.png$/);
   const last = await page.evaluate(() => window.headlab.lastExport());
   assert.equal(last.kind, 'png');
-  assert.ok(last.width > 100 && last.height > 100);
+  // The heatmap with its axes and colour legend, at device pixels: the figure's rectangle, no more
+  // (no tab bar above it).
+  await click(page, 'tab/heatmap');
+  const figure = await rectOf(page, 'detail/figure');
+  const grid = await rectOf(page, 'detail/heatmap');
+  const tabs = await rectOf(page, 'tab/heatmap');
+  assert.ok(figure.y > tabs.y + tabs.height - 1, 'the tab bar is not in the picture');
+  assert.ok(figure.x + figure.width > grid.x + grid.width + 30, 'the legend is');
+  assert.ok(Math.abs(last.width - Math.round(figure.width * 2)) <= 2, `width ${last.width} vs ${figure.width * 2}`);
+  assert.ok(Math.abs(last.height - Math.round(figure.height * 2)) <= 2, `height ${last.height} vs ${figure.height * 2}`);
+  await click(page, 'tab/arcs');
+  const again = page.waitForEvent('download');
+  await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+  await frames(page, 2);
+  const item2 = center(await rectOf(page, 'export/heatmap_png'));
+  await page.mouse.click(item2.x, item2.y);
+  await again;
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => window.headlab.widgetRect('arcs')), 'the arc view is back after the export');
+  assert.equal(await page.evaluate(() => window.headlab.widgetRect('detail/heatmap')), null);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -195,6 +215,22 @@ test('circuits tab: the selected head\'s QK and OV circuits and its layer pair\'
   await click(page, 'tab/heatmap');
   await page.keyboard.press('5');
   await frames(page, 2);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a 60-token input keeps readable token labels: the heatmap scrolls instead of shrinking', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const words = 'the cat sat on the mat and the dog ran to the park while birds sang'.split(' ');
+  const text = Array.from({ length: 60 }, (_, i) => words[i % words.length]).join(' ');
+  await page.evaluate((t) => window.headlab.setText(t), text);
+  await frames(page, 3);
+  assert.equal((await page.evaluate(() => window.headlab.state())).tokens.length, 60);
+  const area = await rectOf(page, 'detail/scroll');
+  const grid = await rectOf(page, 'detail/heatmap');
+  assert.ok(grid.width / 60 >= 14, `cells stay ${grid.width / 60} px, tall enough for a label`);
+  assert.ok(grid.width > area.width, 'the grid is larger than its area, which scrolls');
+  await screenshot(page, 'heatmap-60-tokens');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,0 +1,58 @@
+// A phone (390 x 844, touch): a vertical swipe scrolls, even when it starts on a head's thumbnail,
+// without selecting that head; a tap selects; a tap on a text field brings up the keyboard.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openLab, frames, rectOf, center, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+// A finger moving from (x, y0) to (x, y1) in small steps, one per frame, as real touch events.
+async function swipe(page, x, y0, y1) {
+  const cdp = await page.context().newCDPSession(page);
+  const point = (y) => [{ x, y, id: 1, radiusX: 4, radiusY: 4, force: 1 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(y0) });
+  await frames(page, 2);
+  const steps = 12;
+  for (let s = 1; s <= steps; s++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point(y0 + ((y1 - y0) * s) / steps) });
+    await frames(page, 1);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await frames(page, 3);
+}
+
+test('on a phone a swipe scrolls without selecting, a tap selects, a text field brings up the keyboard', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 390, height: 844, touch: true });
+  await page.evaluate(() => window.headlab.setHeadCount(16));
+  await frames(page, 3);
+  await screenshot(page, 'phone-16-heads');
+  // All 16 heads of the layer are on screen (they wrap), none cut off at the right edge.
+  for (let h = 0; h < 16; h++) {
+    const r = await rectOf(page, `overview/head/0/${h}`);
+    assert.ok(r.x >= 0 && r.x + r.width <= 390, `head ${h} fits the width (${r.x}, ${r.width})`);
+  }
+  const before = await rectOf(page, 'overview/head/0/5');
+  const start = center(before);
+  await swipe(page, start.x, start.y, start.y - 200);
+  const after = await rectOf(page, 'overview/head/0/5');
+  assert.ok(after.y < before.y - 100, `the swipe scrolled (${before.y} -> ${after.y})`);
+  let state = await page.evaluate(() => window.headlab.state());
+  assert.deepEqual(state.selection, { layer: 0, head: 0 }, 'the head under the finger was not selected');
+  await screenshot(page, 'phone-after-swipe');
+
+  const target = center(await rectOf(page, 'overview/head/0/6'));
+  await page.touchscreen.tap(target.x, target.y);
+  await frames(page, 3);
+  state = await page.evaluate(() => window.headlab.state());
+  assert.deepEqual(state.selection, { layer: 0, head: 6 }, 'a tap selects');
+
+  // The sentence field is at the top: swipe back down, then tap it.
+  await swipe(page, 195, 300, 700);
+  const sentence = center(await rectOf(page, 'sentence'));
+  await page.touchscreen.tap(sentence.x, sentence.y);
+  await frames(page, 3);
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'text-bridge', 'the on-screen keyboard has a field');
+  assert.deepEqual(errors, []);
+});
