@@ -98,7 +98,9 @@ PruningCurve pruning_curve(const AppState& state, const Resources& resources, in
   curve.random_max.assign(points, -INFINITY);
   for (int r = 0; r < random_orders; ++r) {
     std::vector<std::pair<int, int>> order = curve.importance_order;
-    std::shuffle(order.begin(), order.end(), rng);
+    // Fisher-Yates on mt19937's raw numbers, which the standard fixes: std::shuffle's algorithm is
+    // each library's own, and the page (libc++) and native builds (libstdc++) must agree.
+    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
     const std::vector<float> values = curve_along(model, order, measure);
     for (std::size_t k = 0; k < points; ++k) {
       curve.random_mean[k] += values[k] / random_orders;

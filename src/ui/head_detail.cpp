@@ -57,8 +57,12 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   ImGui::Text("Layer %d, head %d", layer, head);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", head_caption(state, layer, head).c_str());
+  // The formula when it fits on the line, a shorter reminder when only that does: never cut.
   ImGui::SameLine();
-  ImGui::TextDisabled(" A = softmax(Q K^T / sqrt(d_k)), rows sum to 1");
+  const float room = ImGui::GetContentRegionAvail().x;
+  const char* const formula = " A = softmax(Q K^T / sqrt(d_k)), rows sum to 1";
+  const char* const reminder = " rows sum to 1";
+  ImGui::TextDisabled("%s", ImGui::CalcTextSize(formula).x <= room ? formula : ImGui::CalcTextSize(reminder).x <= room ? reminder : "");
   const float legend_w = font * 4.5f;
   const float size = std::max(font * 6.0f, std::min(width - legend_w - font, height - ImGui::GetFrameHeightWithSpacing()));
   HeatmapOptions options;

@@ -65,6 +65,17 @@ void free_play_view(PanelContext& context) {
   const app::AppState& state = context.state();
   const app::Language language = state.progress.language;
   ImGui::TextWrapped("%s", context.text.get("welcome", language));
+  const app::LessonList& lessons = context.resources().lessons;
+  if (state.progress.paused_lesson < 0 && state.progress.completed.empty() && !lessons.empty()) {
+    // A newcomer's way in: one large button, not a list to choose from.
+    char label[256];
+    std::snprintf(label, sizeof label, context.text.get("start_first", language), app::localized(lessons[0].title, language).c_str());
+    ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.16f, 0.50f, 0.25f, 1.0f));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
+    if (ImGui::Button(label, ImVec2(-1, ImGui::GetFrameHeight() * 1.6f))) context.actions.start_lesson(0, 0);
+    ImGui::PopStyleColor(2);
+    register_item(context.ui, "lesson/start_first");
+  }
   if (state.progress.paused_lesson >= 0) {
     if (ImGui::Button(context.text.get("resume", language))) context.actions.resume_lesson();
     register_item(context.ui, "lesson/resume");

@@ -37,7 +37,7 @@ ImU32 role_colour(const std::string& label) {
     unsigned hex;
   };
   static constexpr Entry kColours[] = {
-      {"previous_token", 0x0072B2}, {"next_token", 0x56B4E9},        {"self", 0xB8A6E8},
+      {"previous_token", 0x0072B2}, {"next_token", 0xFF9DA7},        {"self", 0xB8A6E8},
       {"cls", 0xF0E442},            {"delimiter", 0xC9A227},         {"syntactic:nsubj", 0xD55E00},
       {"syntactic:det", 0x009E73},  {"syntactic:dobj", 0xE69F00},    {"syntactic:punct", 0xCC79A7},
       {"syntactic:amod", 0x9CCB6B}, {"syntactic:prep", 0xA6761D},    {"syntactic:pobj", 0x8E7CC3},

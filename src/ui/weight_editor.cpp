@@ -174,7 +174,9 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
                      : ui.editor_matrix == app::WeightMatrix::W_K ? "keys: what each token offers to be found by"
                      : ui.editor_matrix == app::WeightMatrix::W_V ? "values: what a token passes on when attended to"
                                                                   : "output projection: mixes the concatenated heads";
-  ImGui::TextDisabled("%s (%d x %d): %s", kMatrixNames[which], static_cast<int>(m->rows()), static_cast<int>(m->cols()), what);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s (%d x %d): %s", kMatrixNames[which], static_cast<int>(m->rows()), static_cast<int>(m->cols()), what);
+  ImGui::PopStyleColor();
   // Head actions.
   if (ui.editor_matrix != app::WeightMatrix::W_O) {
     if (ImGui::Button("Randomize head")) {
