@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "engine/analysis/roles.h"
+#include "ui/format_text.h"
 #include "ui/goal_number_text.h"
 #include "ui/head_caption.h"
 
@@ -11,13 +12,6 @@ namespace headlab::ui {
 namespace {
 
 using nlohmann::json;
-
-template <class... Args>
-std::string formatted(const char* pattern, Args... args) {
-  char text[512];
-  std::snprintf(text, sizeof text, pattern, args...);
-  return text;
-}
 
 // A label id in the learner's language: "previous token" / "前一个词", "nsubj (syntax)".
 std::string label_text(const std::string& label, const app::Resources& resources, app::Language language) {
@@ -43,8 +37,8 @@ json lesson_view(const app::AppState& state, const app::Resources& resources) {
                       goal_number_text(number, resources, language));
   json hints = json::array();
   for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h) hints.push_back(app::localized(step.hints[h], language));
-  return {{"position", formatted(text.get("lesson_of", language), p.lesson + 1, static_cast<int>(resources.lessons.size())) + ", " +
-                           formatted(text.get("step_of", language), p.step + 1, static_cast<int>(lesson.steps.size()))},
+  return {{"position", format_text(text.get("lesson_of", language), p.lesson + 1, static_cast<int>(resources.lessons.size())) + ", " +
+                           format_text(text.get("step_of", language), p.step + 1, static_cast<int>(lesson.steps.size()))},
           {"title", app::localized(lesson.title, language)},
           {"step_title", app::localized(step.title, language)},
           {"text", app::localized(step.text, language)},
@@ -58,7 +52,7 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   const app::Language language = state.progress.language;
   const app::UiText& text = resources.ui_text;
   const int l = state.selection.layer, h = state.selection.head;
-  json head = {{"title", formatted(text.get("a11y_head_title", language), l, h)}};
+  json head = {{"title", format_text(text.get("a11y_head_title", language), l, h)}};
   if (state.document.model.layers[l].heads[h].pruned) {
     head["label"] = text.get("a11y_pruned", language);
     return head;
@@ -66,7 +60,7 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   if (l >= static_cast<int>(state.analysis.layers.size()) || h >= static_cast<int>(state.analysis.layers[l].heads.size())) return head;
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
   head["label"] = label_text(a.label.label, resources, language) +
-                  formatted(text.get("a11y_confidence", language), a.label.confidence);
+                  format_text(text.get("a11y_confidence", language), a.label.confidence);
   if (language == app::Language::en) head["explanation"] = a.label.explanation;
   else if (!a.label.mixed) head["explanation"] = app::localized(resources.role_descriptions[static_cast<int>(a.label.primary)], language);
   // The roles closest to firing: each score against the threshold it must pass.
@@ -79,7 +73,7 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   });
   json scores = json::array();
   for (std::size_t i = 0; i < roles.size() && i < 3; ++i)
-    scores.push_back(formatted(text.get("a11y_score", language), app::localized(resources.role_names[roles[i]], language).c_str(),
+    scores.push_back(format_text(text.get("a11y_score", language), app::localized(resources.role_names[roles[i]], language).c_str(),
                                status[roles[i]].score, status[roles[i]].threshold));
   head["scores"] = std::move(scores);
   return head;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "engine/analysis/roles.h"
+#include "ui/format_text.h"
 
 namespace headlab::ui {
 namespace {
@@ -17,13 +18,6 @@ std::string format_value(double value, bool count) {
   char text[32];
   if (count) std::snprintf(text, sizeof text, "%d", static_cast<int>(std::lround(value)));
   else std::snprintf(text, sizeof text, "%.2f", value);
-  return text;
-}
-
-template <class... Args>
-std::string format_text(const char* pattern, Args... args) {
-  char text[256];
-  std::snprintf(text, sizeof text, pattern, args...);
   return text;
 }
 

@@ -5,6 +5,20 @@
 #include "imgui.h"
 
 namespace headlab::ui {
+namespace {
+
+// ImGui's glyph ranges for the characters of `chars`, built once into `ranges`, which must outlive
+// the atlas build.
+const ImWchar* glyph_ranges(const std::string& chars, ImVector<ImWchar>& ranges) {
+  if (ranges.empty()) {
+    ImFontGlyphRangesBuilder builder;
+    builder.AddText(chars.c_str());
+    builder.BuildRanges(&ranges);
+  }
+  return ranges.Data;
+}
+
+}  // namespace
 
 bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
   const std::string& font_path = files.ui_path;
@@ -31,35 +45,23 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
     std::fclose(f);
     font = io.Fonts->AddFontFromFileTTF(font_path.c_str(), size_px * pixel_ratio, &config, kRanges);
   }
+  // Chinese glyphs are merged into the UI font, a little larger: at the same pixel size they look
+  // small next to Latin ones.
+  ImFontConfig merge;
+  merge.MergeMode = true;
+  merge.OversampleH = 1;
+  merge.PixelSnapH = true;
+  const float cjk_size = size_px * 1.1f * pixel_ratio;
   if (font && !files.cjk_chars.empty()) {
     if (std::FILE* f = std::fopen(files.cjk_path.c_str(), "rb")) {
       std::fclose(f);
-      if (files.cjk_ranges.empty()) {
-        ImFontGlyphRangesBuilder builder;
-        builder.AddText(files.cjk_chars.c_str());
-        builder.BuildRanges(&files.cjk_ranges);
-      }
-      ImFontConfig merge;
-      merge.MergeMode = true;
-      merge.OversampleH = 1;
-      merge.PixelSnapH = true;
-      // CJK glyphs look small next to Latin ones at the same pixel size.
-      io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), size_px * 1.1f * pixel_ratio, &merge, files.cjk_ranges.Data);
+      io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), cjk_size, &merge, glyph_ranges(files.cjk_chars, files.cjk_ranges));
     }
   }
   if (font && !files.common_font.empty()) {
-    if (files.common_ranges.empty()) {
-      ImFontGlyphRangesBuilder builder;
-      builder.AddText(files.common_chars.c_str());
-      builder.BuildRanges(&files.common_ranges);
-    }
-    ImFontConfig merge;
-    merge.MergeMode = true;
-    merge.OversampleH = 1;
-    merge.PixelSnapH = true;
     merge.FontDataOwnedByAtlas = false;  // the bytes stay in FontFiles for the next rebuild
-    io.Fonts->AddFontFromMemoryTTF(files.common_font.data(), static_cast<int>(files.common_font.size()),
-                                   size_px * 1.1f * pixel_ratio, &merge, files.common_ranges.Data);
+    io.Fonts->AddFontFromMemoryTTF(files.common_font.data(), static_cast<int>(files.common_font.size()), cjk_size, &merge,
+                                   glyph_ranges(files.common_chars, files.common_ranges));
   }
   if (!font) {
     ImFontConfig fallback;
