@@ -160,7 +160,8 @@ void handle_export(Platform& p) {
       break;
     }
     case ExportKind::arcs_png: {
-      const headlab::ui::Rect r = rect_of(headlab::ui::ids::kArcView);
+      // The arcs with the legend of heads (colour and line style) and the threshold above them.
+      const headlab::ui::Rect r = rect_of(headlab::ui::ids::kArcFigure);
       export_png(r.x, r.y, r.w, r.h, (stem + "-arcs.png").c_str());
       break;
     }

@@ -41,7 +41,9 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   const int layer = state.selection.layer;
   const Layer& model_layer = state.document.model.layers[layer];
   const float font = ImGui::GetFontSize();
-  // Controls: threshold and which heads to overlay.
+  // Controls: threshold and which heads to overlay. With the canvas they are the figure a PNG export
+  // takes: the heads' colours and line styles are its legend, the threshold its cut-off.
+  const ImVec2 figure_min = ImGui::GetCursorScreenPos();
   ImGui::SetNextItemWidth(font * 9.0f);
   ImGui::SliderFloat("threshold", &ui.arc_threshold, 0.0f, 0.9f, "%.2f");
   register_item(ui, ids::kArcThreshold);
@@ -70,6 +72,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
                                                      ImGui::GetStyle().WindowPadding.y));
   ImGui::InvisibleButton("arc_canvas", size);
   register_item(ui, ids::kArcView);
+  register_rect(ui, ids::kArcFigure, figure_min, ImGui::GetItemRectMax());
   const int n = static_cast<int>(context.tokens.size());
   if (n == 0) {
     draw->AddText(origin, ImGui::GetColorU32(ImGuiCol_TextDisabled), "(no tokens)");

@@ -27,6 +27,7 @@ inline constexpr const char* kLoadTrainedModel = "model/trained";  // the shippe
 inline constexpr const char* kTabWeights = "tab/weights";
 inline constexpr const char* kTabLabels = "tab/labels";
 inline constexpr const char* kArcView = "arcs";
+inline constexpr const char* kArcFigure = "arcs/figure";  // the canvas with the heads' legend: the PNG export
 inline constexpr const char* kArcThreshold = "arcs/threshold";
 inline constexpr const char* kEditorMatrix = "editor/matrix";  // the grid of the edited matrix
 inline constexpr const char* kEditorCell = "editor/cell";      // + "/row/col"

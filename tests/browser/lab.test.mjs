@@ -172,6 +172,18 @@ test('export the heatmap as PNG from the Export menu: exactly the figure, and th
   await page.mouse.click(item2.x, item2.y);
   await again;
   await frames(page, 3);
+  // The arcs PNG holds the canvas and, above it, the heads' colours and line styles.
+  const arcsDownload = page.waitForEvent('download');
+  await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+  await frames(page, 2);
+  const arcsItem = center(await rectOf(page, 'export/arcs_png'));
+  await page.mouse.click(arcsItem.x, arcsItem.y);
+  assert.match((await arcsDownload).suggestedFilename(), /^headlab-L0H0-arcs\.png$/);
+  const arcsFigure = await rectOf(page, 'arcs/figure');
+  const canvas = await rectOf(page, 'arcs');
+  assert.ok(arcsFigure.y < canvas.y - 10, 'the legend row is in the picture');
+  const arcsPng = await page.evaluate(() => window.headlab.lastExport());
+  assert.ok(Math.abs(arcsPng.height - Math.round(arcsFigure.height * 2)) <= 2, `height ${arcsPng.height} vs ${arcsFigure.height * 2}`);
   assert.ok(await page.evaluate(() => window.headlab.widgetRect('arcs')), 'the arc view is back after the export');
   assert.equal(await page.evaluate(() => window.headlab.widgetRect('detail/heatmap')), null);
   assert.deepEqual(errors, []);
