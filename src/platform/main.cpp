@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,7 @@ struct Platform {
   headlab::ui::FontFiles fonts;
   std::string applied_theme = "dark";
   bool wants_text_input = false;
+  Uint32 page_text_event = 0;  // SDL user event: text from web/text-input.js, queued behind earlier keys
   bool export_waited = false;
   float pixel_ratio = 1.0f;
   bool first_frame_reported = false;
@@ -55,6 +57,36 @@ struct Platform {
 };
 
 Platform* g_platform = nullptr;
+
+// The page's text goes through SDL's queue rather than straight to ImGui, so it stays in order with
+// the keys SDL has queued but ImGui has not seen yet: ImGui ignores characters while Ctrl is down,
+// and a "1" typed just after releasing Ctrl+A would otherwise overtake the Ctrl release and be lost.
+enum PageText : Sint32 { typed, pasted };
+
+void push_page_text(PageText kind, const char* utf8) {
+  if (!g_platform || !utf8 || !*utf8 || g_platform->page_text_event == static_cast<Uint32>(-1)) return;
+  SDL_Event event{};
+  event.type = g_platform->page_text_event;
+  event.user.code = kind;
+  event.user.data1 = new std::string(utf8);
+  if (SDL_PushEvent(&event) != 1) delete static_cast<std::string*>(event.user.data1);
+}
+
+void receive_page_text(const SDL_Event& event) {
+  const std::unique_ptr<std::string> text(static_cast<std::string*>(event.user.data1));
+  ImGuiIO& io = ImGui::GetIO();
+  if (event.user.code == PageText::typed) {
+    io.AddInputCharactersUTF8(text->c_str());
+    return;
+  }
+  // ImGui ignores characters while Ctrl is held, so a paste becomes ImGui's clipboard and ImGui
+  // pastes it as its own Ctrl+V: a selection is replaced, as in any text field.
+  g_platform->clipboard = *text;
+  io.AddKeyEvent(ImGuiMod_Ctrl, true);
+  io.AddKeyEvent(ImGuiKey_V, true);
+  io.AddKeyEvent(ImGuiKey_V, false);
+  io.AddKeyEvent(ImGuiMod_Ctrl, false);
+}
 
 EM_JS(int, browser_inner_width, (), { return window.innerWidth | 0; });
 EM_JS(int, browser_inner_height, (), { return window.innerHeight | 0; });
@@ -222,6 +254,10 @@ void frame(void* arg) {
   // reaches the widgets as a press. Touch arrives as mouse events marked as touch by the backend.
   SDL_Event event;
   while (SDL_PollEvent(&event)) {
+    if (event.type == p.page_text_event) {
+      receive_page_text(event);
+      continue;
+    }
     queue_history_key(event, p.ui);
     ImGui_ImplSDL2_ProcessEvent(&event);
   }
@@ -283,23 +319,11 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_widget_rect(const char* name) {
 }
 
 // Text the browser inserted into the page's hidden input while a field is active (web/text-input.js):
-// typing, input-method commits, emoji, pastes.
-EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) {
-  if (g_platform && utf8) ImGui::GetIO().AddInputCharactersUTF8(utf8);
-}
+// typing, input-method commits, emoji.
+EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) { push_page_text(PageText::typed, utf8); }
 
-// A paste from the system clipboard (web/text-input.js). ImGui ignores characters while Ctrl is
-// held, so the text becomes ImGui's clipboard and ImGui pastes it as its own Ctrl+V: a selection
-// is replaced, as in any text field.
-EMSCRIPTEN_KEEPALIVE void headlab_paste(const char* utf8) {
-  if (!g_platform || !utf8) return;
-  g_platform->clipboard = utf8;
-  ImGuiIO& io = ImGui::GetIO();
-  io.AddKeyEvent(ImGuiMod_Ctrl, true);
-  io.AddKeyEvent(ImGuiKey_V, true);
-  io.AddKeyEvent(ImGuiKey_V, false);
-  io.AddKeyEvent(ImGuiMod_Ctrl, false);
-}
+// A paste from the system clipboard (web/text-input.js).
+EMSCRIPTEN_KEEPALIVE void headlab_paste(const char* utf8) { push_page_text(PageText::pasted, utf8); }
 
 // The common Chinese characters' font and their list, fetched by web/fonts.js; copied, merged into
 // the UI font before the next frame.
@@ -336,6 +360,7 @@ int main() {
 
   static Platform platform;
   g_platform = &platform;
+  platform.page_text_event = SDL_RegisterEvents(1);
   platform.window = SDL_CreateWindow("HeadLab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                      std::max(320, browser_inner_width()), std::max(240, browser_inner_height()),
                                      SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
