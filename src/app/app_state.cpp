@@ -49,12 +49,12 @@ void update_goal(AppState& state, const Resources& resources) {
   lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &resources.lexicon,
                          &resources.analysis.gold};
   if (state.training) view.training = &*state.training;
-  if (const lessons::Goal* probe = lessons::find_probe_goal(step.goal)) {
+  if (const lessons::Goal* probe = lessons::find_goal(step.goal, lessons::GoalKind::probe)) {
     p.probe = ProbeReading{probe->layer, probe->head, probe->min, lessons::run_probe_goal(*probe, view)};
     view.probed = probe;
     view.probe_reading = &p.probe->probe;
   }
-  if (lessons::find_held_out_goal(step.goal) && trained_on_grammar(state.document.model, resources.grammar)) {
+  if (lessons::find_goal(step.goal, lessons::GoalKind::held_out) && trained_on_grammar(state.document.model, resources.grammar)) {
     if (!p.held_out || p.held_out_revision != state.revision) {
       const Model& model = state.document.model;
       p.held_out = measure_held_out(model, resources.grammar,

@@ -31,7 +31,10 @@ Result<UiText> UiText::parse_strict(const std::string& json_text) {
 
 const char* UiText::get(const char* key, Language language) const {
   const auto it = texts_.find(key);
-  if (it == texts_.end()) return key;
+  if (it == texts_.end()) {
+    missing_.insert(key);
+    return key;
+  }
   return localized(it->second, language).c_str();
 }
 

@@ -304,17 +304,10 @@ std::vector<GoalNumber> goal_numbers(const Goal& goal, const GoalView& view) {
   return numbers;
 }
 
-const Goal* find_held_out_goal(const Goal& goal) {
-  if (goal.kind == GoalKind::held_out) return &goal;
+const Goal* find_goal(const Goal& goal, GoalKind kind) {
+  if (goal.kind == kind) return &goal;
   for (const Goal& child : goal.goals)
-    if (const Goal* found = find_held_out_goal(child)) return found;
-  return nullptr;
-}
-
-const Goal* find_training_goal(const Goal& goal) {
-  if (goal.kind == GoalKind::training) return &goal;
-  for (const Goal& child : goal.goals)
-    if (const Goal* found = find_training_goal(child)) return found;
+    if (const Goal* found = find_goal(child, kind)) return found;
   return nullptr;
 }
 
@@ -329,13 +322,6 @@ double training_goal_score(const Goal& goal, const TrainingReading& reading) {
       if (!(score <= best)) best = score;
     }
   return best;
-}
-
-const Goal* find_probe_goal(const Goal& goal) {
-  if (goal.kind == GoalKind::probe) return &goal;
-  for (const Goal& child : goal.goals)
-    if (const Goal* found = find_probe_goal(child)) return found;
-  return nullptr;
 }
 
 analysis::ExampleProbe run_probe_goal(const Goal& goal, const GoalView& view) {

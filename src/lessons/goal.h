@@ -116,15 +116,13 @@ struct GoalView {
 Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
 bool goal_met(const Goal& goal, const GoalView& view);
 
-// The first training goal in `goal` (itself or inside all/any/not), or null.
-const Goal* find_training_goal(const Goal& goal);
+// The first goal of `kind` in `goal` (itself or inside all/any/not), or null. The panel shows a
+// training or probe goal's live number; a held-out goal's reading (a forward pass of 60 sentences)
+// is worth its cost only when the step has one.
+const Goal* find_goal(const Goal& goal, GoalKind kind);
 // A training goal's number on `reading`: the highest score of its role over the heads it names
 // (NaN when the reading is of another task or has no such head), for "0.12 / 0.40" in the panel.
 double training_goal_score(const Goal& goal, const TrainingReading& reading);
-
-// The first held-out goal in `goal` (itself or inside all/any/not), or null: only then is the
-// held-out reading worth its cost (a forward pass of 60 sentences).
-const Goal* find_held_out_goal(const Goal& goal);
 
 // The number a goal is about, for "lazy -> dog 0.39 / 0.60" in the lesson panel: for each leaf goal
 // with a number (not label, probe or training, which the panel shows its own way), its current
@@ -137,9 +135,6 @@ struct GoalNumber {
 };
 std::vector<GoalNumber> goal_numbers(const Goal& goal, const GoalView& view);
 
-// The first probe goal in `goal` (itself or inside all/any/not), or null: the lesson panel shows
-// its live accuracy so the learner sees how close they are.
-const Goal* find_probe_goal(const Goal& goal);
 // The probe a probe goal reads, on the view's model (all zeros without a lexicon and corpus).
 analysis::ExampleProbe run_probe_goal(const Goal& goal, const GoalView& view);
 

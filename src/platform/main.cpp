@@ -6,6 +6,7 @@
 #include <emscripten/html5.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -23,6 +24,7 @@
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl2.h"
 #include "ui/accessible_view.h"
+#include "ui/format_text.h"
 #include "ui/head_caption.h"
 #include "ui/lab_window.h"
 #include "ui/theme.h"
@@ -47,10 +49,12 @@ struct Platform {
   Uint32 page_text_event = 0;  // SDL user event: text from web/text-input.js, queued behind earlier keys
   bool export_waited = false;
   float pixel_ratio = 1.0f;
+  headlab::ui::Pointer pointer = headlab::ui::Pointer::fine;  // phones and tablets: touch
   bool first_frame_reported = false;
   std::string api_response;  // keeps the last response alive for JS to read
   std::string clipboard;     // what ImGui last copied (the system clipboard is written as well)
   std::string accessible_view;  // the view last sent to the page's accessibility tree
+  std::string accessible_view_signature;  // what that view was built from (accessible_view_signature)
   bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
   bool common_cjk_requested = false;
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
@@ -90,6 +94,7 @@ void receive_page_text(const SDL_Event& event) {
 
 EM_JS(int, browser_inner_width, (), { return window.innerWidth | 0; });
 EM_JS(int, browser_inner_height, (), { return window.innerHeight | 0; });
+EM_JS(int, primary_pointer_is_coarse, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
 EM_JS(void, report_first_frame, (), {
   if (Module.onFirstFrame) Module.onFirstFrame();
 });
@@ -216,18 +221,37 @@ void handle_export(Platform& p) {
   p.ui.detail = p.ui.detail_before_export;
 }
 
+// What the accessible view reads, in brief: the model's revision (analysis, labels), the selection,
+// the lesson's place, goal and numbers, the language and the notices.
+std::string accessible_view_signature(const headlab::app::AppState& state) {
+  const headlab::app::LessonProgress& p = state.progress;
+  std::string s = std::to_string(state.revision) + ' ' + std::to_string(state.selection.layer) + ' ' +
+                  std::to_string(state.selection.head) + ' ' + std::to_string(p.lesson) + ' ' + std::to_string(p.step) + ' ' +
+                  std::to_string(p.goal_met) + ' ' + std::to_string(p.hints_shown) + ' ' +
+                  std::to_string(static_cast<int>(p.language));
+  for (const headlab::lessons::GoalNumber& number : p.numbers)
+    s += ' ' + std::to_string(number.head) + ':' + std::to_string(number.value) + ':' + std::to_string(number.holds);
+  for (const headlab::app::Notice& notice : state.notices) s += '\n' + notice.text;
+  return s;
+}
+
 // Screen readers cannot see the canvas: the selected head and the latest notice are announced in
 // the page's ARIA live region whenever they change, and the whole readable view (lesson, head,
 // notices) is mirrored into the page's accessibility tree.
 void mirror_to_live_region(Platform& p) {
   const auto& sel = p.state.selection;
-  std::string text = "Layer " + std::to_string(sel.layer) + ", head " + std::to_string(sel.head) + ": " +
-                     headlab::ui::head_caption(p.state, sel.layer, sel.head) + ".";
+  const headlab::ui::Words words{p.controller->resources(), p.state.progress.language};
+  std::string text = headlab::ui::format_text(words("a11y_head_title"), sel.layer, sel.head) + ": " +
+                     headlab::ui::head_caption(p.state, sel.layer, sel.head, words) + ".";
   if (!p.state.notices.empty()) text += " " + p.state.notices.back().text;
   if (text != p.ui.live_text) {
     p.ui.live_text = text;
     set_live_text(text.c_str());
   }
+  // Rebuilt only when something it shows may have changed, not every frame.
+  const std::string signature = accessible_view_signature(p.state);
+  if (signature == p.accessible_view_signature) return;
+  p.accessible_view_signature = signature;
   // Texts quote tokens, which may be cut inside a character: replaced, never a throw.
   std::string view = headlab::ui::accessible_view(p.state, p.controller->resources())
                          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -260,6 +284,11 @@ void frame(void* arg) {
     }
     queue_history_key(event, p.ui);
     ImGui_ImplSDL2_ProcessEvent(&event);
+    // A lifted finger hovers nothing: without this the last touched widget would keep its hover
+    // and its tooltip until the next touch. ImGui sees the release at the finger first (a tap
+    // still clicks), the move away in the next frame.
+    if (event.type == SDL_MOUSEBUTTONUP && event.button.which == SDL_TOUCH_MOUSEID)
+      ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
   }
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.
@@ -271,7 +300,7 @@ void frame(void* arg) {
   ImGui::NewFrame();
   if (p.state.preferences.theme != p.applied_theme) {
     p.applied_theme = p.state.preferences.theme;
-    headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark);
+    headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark, p.pointer, kFontSize);
   }
   headlab::ui::draw_lab_window(*p.controller, p.ui, p.training);
   ImGui::Render();
@@ -393,7 +422,8 @@ int main() {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // layout is not persisted through files on the web
   io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-  headlab::ui::apply_theme(headlab::ui::Theme::dark);
+  platform.pointer = primary_pointer_is_coarse() ? headlab::ui::Pointer::touch : headlab::ui::Pointer::fine;
+  headlab::ui::apply_theme(headlab::ui::Theme::dark, platform.pointer, kFontSize);
   platform.pixel_ratio = static_cast<float>(emscripten_get_device_pixel_ratio());
   platform.fonts.ui_path = "/fonts/ui.ttf";
   platform.fonts.cjk_path = "/fonts/cjk.ttf";

@@ -13,16 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-// A label id in the learner's language: "previous token" / "前一个词", "nsubj (syntax)".
-std::string label_text(const std::string& label, const app::Resources& resources, app::Language language) {
-  if (language == app::Language::en) return label_display_name(label);
-  analysis::Role role{};
-  if (label.rfind("syntactic:", 0) == 0)
-    return app::localized(resources.role_names[static_cast<int>(analysis::Role::syntactic)], language) + " (" + label.substr(10) + ")";
-  if (analysis::role_from_id(label, role)) return app::localized(resources.role_names[static_cast<int>(role)], language);
-  return resources.ui_text.get(label == analysis::kMixedLabel ? "a11y_mixed" : "a11y_pruned", language);
-}
-
 json lesson_view(const app::AppState& state, const app::Resources& resources) {
   const app::LessonProgress& p = state.progress;
   if (p.lesson < 0 || p.lesson >= static_cast<int>(resources.lessons.size())) return nullptr;
@@ -54,12 +44,12 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   const int l = state.selection.layer, h = state.selection.head;
   json head = {{"title", format_text(text.get("a11y_head_title", language), l, h)}};
   if (state.document.model.layers[l].heads[h].pruned) {
-    head["label"] = text.get("a11y_pruned", language);
+    head["label"] = text.get("label_pruned", language);
     return head;
   }
   if (l >= static_cast<int>(state.analysis.layers.size()) || h >= static_cast<int>(state.analysis.layers[l].heads.size())) return head;
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
-  head["label"] = label_text(a.label.label, resources, language) +
+  head["label"] = label_display_name(a.label.label, Words{resources, language}) +
                   format_text(text.get("a11y_confidence", language), a.label.confidence);
   if (language == app::Language::en) head["explanation"] = a.label.explanation;
   else if (!a.label.mixed) head["explanation"] = app::localized(resources.role_descriptions[static_cast<int>(a.label.primary)], language);

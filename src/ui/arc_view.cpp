@@ -6,9 +6,11 @@
 
 #include "imgui.h"
 #include "ui/arc_geometry.h"
+#include "ui/format_text.h"
 #include "ui/head_caption.h"
 #include "ui/panels.h"
 #include "ui/widget_ids.h"
+#include "ui/value_slider.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
@@ -18,7 +20,8 @@ namespace {
 constexpr ImU32 kHeadColours[8] = {IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255), IM_COL32(0, 158, 115, 255),
                                    IM_COL32(240, 228, 66, 255), IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),
                                    IM_COL32(204, 121, 167, 255), IM_COL32(190, 190, 190, 255)};
-constexpr const char* kStyleNames[4] = {"solid", "dashed", "dotted", "dash-dot"};
+// The line styles' names: keys of the string table, in LineStyle order.
+constexpr const char* kStyleNames[4] = {"arcs_style_solid", "arcs_style_dashed", "arcs_style_dotted", "arcs_style_dash_dot"};
 
 ImU32 head_colour(int head, float alpha) {
   ImU32 c = kHeadColours[head % 8];
@@ -45,11 +48,11 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   // takes: the heads' colours and line styles are its legend, the threshold its cut-off.
   const ImVec2 figure_min = ImGui::GetCursorScreenPos();
   ImGui::SetNextItemWidth(font * 9.0f);
-  ImGui::SliderFloat("threshold", &ui.arc_threshold, 0.0f, 0.9f, "%.2f");
+  value_slider_float(with_id(context.tr("arcs_threshold"), "threshold").c_str(), &ui.arc_threshold, 0.0f, 0.9f, "%.2f");
   register_item(ui, ids::kArcThreshold);
-  item_tooltip("Arcs are drawn only for weights at or above this value.");
+  item_tooltip(context.tr("arcs_threshold_tip"));
   ImGui::SameLine();
-  ImGui::TextDisabled("layer %d heads:", layer);
+  ImGui::TextDisabled(context.tr("arcs_layer_heads"), layer);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (int h = 0; h < model_layer.head_count(); ++h) {
     flow_same_line(font * 3.2f);
@@ -61,11 +64,11 @@ void draw_arc_view(PanelContext& context, float width, float height) {
     const ImVec2 r = ImGui::GetItemRectMax();
     legend_swatch(draw, ImVec2(r.x - font * 1.6f, r.y + 2), font * 1.4f, h);
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("Head %d: %s, %s line. %s", h, head_caption(state, layer, h).c_str(),
-                        kStyleNames[static_cast<int>(line_style_for_head(h))], "Toggle to overlay it.");
+      ImGui::SetTooltip(context.tr("arcs_head_tip"), h, head_caption(state, layer, h, context.words()).c_str(),
+                        context.tr(kStyleNames[static_cast<int>(line_style_for_head(h))]));
     ImGui::PopID();
   }
-  ImGui::TextDisabled("curves go from the attending token (query) to the attended token (key, arrow); width = weight");
+  ImGui::TextDisabled("%s", context.tr("arcs_caption"));
   // Canvas.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(width, std::max(font * 8.0f, height - (origin.y - ImGui::GetWindowPos().y) + ImGui::GetScrollY() -
@@ -73,9 +76,9 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   ImGui::InvisibleButton("arc_canvas", size);
   register_item(ui, ids::kArcView);
   register_rect(ui, ids::kArcFigure, figure_min, ImGui::GetItemRectMax());
-  const int n = static_cast<int>(context.tokens.size());
+  const int n = static_cast<int>(context.tokens().size());
   if (n == 0) {
-    draw->AddText(origin, ImGui::GetColorU32(ImGuiCol_TextDisabled), "(no tokens)");
+    draw->AddText(origin, ImGui::GetColorU32(ImGuiCol_TextDisabled), context.tr("arcs_no_tokens"));
     return;
   }
   const float spacing = size.x / static_cast<float>(n);
@@ -118,7 +121,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   }
   // Tokens.
   for (int i = 0; i < n; ++i) {
-    const char* text = context.tokens[i].c_str();
+    const char* text = context.tokens()[i].c_str();
     const ImVec2 ts = ImGui::CalcTextSize(text);
     const float scale = std::min(1.0f, (spacing - 4.0f) / std::max(1.0f, ts.x));
     const float x = origin.x + (i + 0.5f) * spacing;

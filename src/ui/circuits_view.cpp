@@ -80,7 +80,8 @@ void strongest_entries(const std::vector<CircuitsCache::Entry>& entries, const s
 
 // One circuit with feature names along both axes when they fit, and a tooltip that reads the
 // hovered entry as a sentence.
-void circuit(const char* id, const Matrix& m, const std::vector<std::string>& names, float side, bool qk) {
+void circuit(const PanelContext& context, const char* id, const Matrix& m, const std::vector<std::string>& names, float side,
+             bool qk) {
   const float font = ImGui::GetFontSize();
   const int d = static_cast<int>(m.rows());
   const bool named = d > 0 && side / d >= font * 0.8f;  // the same test draw_circuits_view sized `side` by
@@ -105,13 +106,12 @@ void circuit(const char* id, const Matrix& m, const std::vector<std::string>& na
   const float v = m(row, col);
   if (qk) {
     ImGui::Text("QK[%s, %s] = %+.3f", feature(names, row), feature(names, col), v);
-    ImGui::TextDisabled("A query with feature \"%s\" attends %s to a key with feature \"%s\"", feature(names, row),
-                        v >= 0 ? "more" : "less", feature(names, col));
-    ImGui::TextDisabled("(the logit before 1/sqrt(d_k) grows by this per unit of both features)");
+    ImGui::TextDisabled(context.tr("circuits_qk_tip"), feature(names, row),
+                        v >= 0 ? context.tr("circuits_more") : context.tr("circuits_less"), feature(names, col));
+    ImGui::TextDisabled("%s", context.tr("circuits_qk_tip_note"));
   } else {
     ImGui::Text("OV[%s, %s] = %+.3f", feature(names, row), feature(names, col), v);
-    ImGui::TextDisabled("Attending to a token with feature \"%s\" writes %+.3f per unit into feature \"%s\"",
-                        feature(names, row), v, feature(names, col));
+    ImGui::TextDisabled(context.tr("circuits_ov_tip"), feature(names, row), v, feature(names, col));
   }
   ImGui::EndTooltip();
 }
@@ -160,14 +160,14 @@ void composition_grid(const char* title, const Matrix& scores, int layer_a, int 
   ImGui::EndGroup();
 }
 
-void draw_composition(const app::AppState& state, const CircuitsCache& c, float width) {
+void draw_composition(const PanelContext& context, const CircuitsCache& c, float width) {
+  const app::AppState& state = context.state();
   if (c.layer_a < 0) {
-    ImGui::TextDisabled("Composition needs two layers: add a layer to see how a later head reads what an earlier "
-                        "head writes.");
+    ImGui::TextDisabled("%s", context.tr("circuits_needs_two_layers"));
     return;
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::Text("Composition: layer %d heads (rows, writers) into layer %d heads (columns, readers)", c.layer_a, c.layer_b);
+  ImGui::Text(context.tr("circuits_composition"), c.layer_a, c.layer_b);
   ImGui::PopTextWrapPos();
   const analysis::CompositionScores& s = c.composition;
   // The strongest pair over the three kinds, measured against each kind's chance level.
@@ -187,13 +187,11 @@ void draw_composition(const app::AppState& state, const CircuitsCache& c, float 
       }
   const char* kKinds[3] = {"Q", "K", "V"};
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Q: the earlier head's output feeds the later head's queries; K: its keys (the induction "
-                      "circuit); V: its values. Random heads of these shapes score about %.2f (Q), %.2f (K), %.2f (V).",
-                      c.baseline.q, c.baseline.k, c.baseline.v);
+  ImGui::TextDisabled(context.tr("circuits_composition_help"), c.baseline.q, c.baseline.k, c.baseline.v);
   ImGui::PopTextWrapPos();
   if (kind >= 0)
-    ImGui::Text("Strongest: L%dH%d -> L%dH%d, %s-composition %.2f (%.1fx chance)", c.layer_a, best_a, c.layer_b, best_b,
-                kKinds[kind], best_score, best_ratio);
+    ImGui::Text(context.tr("circuits_strongest_pair"), c.layer_a, best_a, c.layer_b, best_b, kKinds[kind], best_score,
+                best_ratio);
   const int heads_b = std::max<int>(1, static_cast<int>(s.k.cols()));
   const float font = ImGui::GetFontSize();
   // Cells wide enough for their value; the three grids share a line when they fit, else stack.
@@ -202,10 +200,10 @@ void draw_composition(const app::AppState& state, const CircuitsCache& c, float 
   const bool one_line = 3.0f * (grid_label + heads_b * cell) + 2.0f * font <= width;
   const int sel_a = state.selection.layer == c.layer_a ? state.selection.head : -1;
   const int sel_b = state.selection.layer == c.layer_b ? state.selection.head : -1;
-  const char* kTitles[3] = {"Q-composition", "K-composition", "V-composition"};
+  const char* kTitles[3] = {"circuits_q_composition", "circuits_k_composition", "circuits_v_composition"};  // keys
   for (int k = 0; k < 3; ++k) {
     if (k > 0 && one_line) ImGui::SameLine(0.0f, font);
-    composition_grid(kTitles[k], *grids[k], c.layer_a, c.layer_b, sel_a, sel_b, kind == k, best_a, best_b, cell);
+    composition_grid(context.tr(kTitles[k]), *grids[k], c.layer_a, c.layer_b, sel_a, sel_b, kind == k, best_a, best_b, cell);
   }
 }
 
@@ -219,12 +217,9 @@ void draw_circuits_view(PanelContext& context, float width, float height) {
   ImGui::BeginChild("circuits_scroll", ImVec2(width, height), false);
   // Lay out within the child's own content width, less a scrollbar it may grow.
   width = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
-  ImGui::Text("Layer %d, head %d: its weights, for any input", c.layer, c.head);
+  ImGui::Text(context.tr("circuits_title"), c.layer, c.head);
   ImGui::SameLine();
-  help_marker("Elhage et al. 2021, \"A Mathematical Framework for Transformer Circuits\". The attention logit of a "
-              "query token x and a key token y is x (W_Q W_K^T) y^T / sqrt(d_k), so the QK circuit says which "
-              "features look for which. A head that attends to y adds y (W_V W_O) to the output, so the OV circuit "
-              "says what it writes. Blue = negative, orange = positive.");
+  help_marker(context.tr("circuits_help"));
   // Both circuits side by side when the area is wide enough, each as large as fits; feature names
   // along the axes when a cell is tall enough for a line of text.
   const int d = std::max(1, static_cast<int>(c.qk.rows()));
@@ -235,32 +230,30 @@ void draw_circuits_view(PanelContext& context, float width, float height) {
   };
   float side = fit(font * 4.2f);
   if (side / d < font * 0.8f) side = fit(0.0f);
-  const std::vector<std::string>& names = context.feature_names;
+  const std::vector<std::string>& names = context.feature_names();
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("QK circuit  W_Q W_K^T");
-  ImGui::TextDisabled("row: query feature, column: key feature");
-  circuit("qk", c.qk, names, side, true);
-  ImGui::TextDisabled("strongest:");
-  strongest_entries(c.qk_strongest, names, "looks for");
+  ImGui::TextUnformatted(context.tr("circuits_qk_title"));
+  ImGui::TextDisabled("%s", context.tr("circuits_qk_axes"));
+  circuit(context, "qk", c.qk, names, side, true);
+  ImGui::TextDisabled("%s", context.tr("circuits_strongest"));
+  strongest_entries(c.qk_strongest, names, context.tr("circuits_looks_for"));
   ImGui::EndGroup();
   if (side_by_side) ImGui::SameLine(0.0f, font);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("OV circuit  W_V W_O");
-  ImGui::TextDisabled("row: feature attended to, column: feature written");
-  circuit("ov", c.ov, names, side, false);
+  ImGui::TextUnformatted(context.tr("circuits_ov_title"));
+  ImGui::TextDisabled("%s", context.tr("circuits_ov_axes"));
+  circuit(context, "ov", c.ov, names, side, false);
   if (std::isfinite(c.copying))
-    ImGui::Text("copying score %+.2f", c.copying);
+    ImGui::Text(context.tr("circuits_copying"), c.copying);
   else
-    ImGui::TextUnformatted("copying score n/a (non-finite weights)");
+    ImGui::TextUnformatted(context.tr("circuits_copying_na"));
   ImGui::SameLine();
-  help_marker("Sum of the OV circuit's eigenvalues over the sum of their absolute values, in [-1, 1] (Elhage et al. "
-              "2021): +1 when the head writes back what it attends to (a copying head), -1 when it writes the "
-              "opposite, near 0 when it writes something else.");
-  ImGui::TextDisabled("strongest:");
-  strongest_entries(c.ov_strongest, names, "writes");
+  help_marker(context.tr("circuits_copying_help"));
+  ImGui::TextDisabled("%s", context.tr("circuits_strongest"));
+  strongest_entries(c.ov_strongest, names, context.tr("circuits_writes"));
   ImGui::EndGroup();
   ImGui::Separator();
-  draw_composition(state, c, width);
+  draw_composition(context, c, width);
   ImGui::EndChild();
 }
 

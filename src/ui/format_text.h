@@ -1,5 +1,6 @@
 #pragma once
-// printf into a std::string, for UI texts whose pattern comes from the string table.
+// UI texts from the string table: printf into a std::string, and labels whose ImGui id stays the
+// same in every language.
 #include <cstdio>
 #include <string>
 
@@ -11,5 +12,9 @@ std::string format_text(const char* pattern, Args... args) {
   std::snprintf(text, sizeof text, pattern, args...);
   return text;
 }
+
+// "Heads###heads" shows the translated label and keeps the id "heads", so a widget's state (an
+// open header, an active slider) survives a switch of language.
+inline std::string with_id(const char* label, const char* id) { return std::string(label) + "###" + id; }
 
 }  // namespace headlab::ui

@@ -31,18 +31,17 @@ void cell_tooltip(const PanelContext& context, int layer, int head, int row, int
   const LogitAttribution attribution =
       attribute_logit(lt.input, state.document.model.layers[layer].heads[head], ht, row, col, 3);
   ImGui::BeginTooltip();
-  ImGui::Text("query \"%s\" (row %d)  ->  key \"%s\" (column %d)", context.tokens[row].c_str(), row,
-              context.tokens[col].c_str(), col);
+  ImGui::Text(context.tr("detail_cell_pair"), context.tokens()[row].c_str(), row, context.tokens()[col].c_str(), col);
   ImGui::Separator();
-  ImGui::Text("weight  A = %.4f", ht.attention(row, col));
+  ImGui::Text(context.tr("detail_weight"), ht.attention(row, col));
   if (std::isfinite(attribution.logit))
-    ImGui::Text("logit   q.k / sqrt(d_k) = %.3f", attribution.logit);
+    ImGui::Text(context.tr("detail_logit"), attribution.logit);
   else
-    ImGui::TextUnformatted("logit   masked (causal): the query cannot see this key");
+    ImGui::TextUnformatted(context.tr("detail_logit_masked"));
   if (std::isfinite(attribution.logit)) {
-    ImGui::TextDisabled("largest contributions to the logit:");
-    contribution_lines("query features (X W_Q . k):", attribution.query_side, context.feature_names);
-    contribution_lines("key features (q . X W_K):", attribution.key_side, context.feature_names);
+    ImGui::TextDisabled("%s", context.tr("detail_largest"));
+    contribution_lines(context.tr("detail_query_features"), attribution.query_side, context.feature_names());
+    contribution_lines(context.tr("detail_key_features"), attribution.key_side, context.feature_names());
   }
   ImGui::EndTooltip();
 }
@@ -54,20 +53,23 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
   const int layer = state.selection.layer, head = state.selection.head;
   const float font = ImGui::GetFontSize();
-  ImGui::Text("Layer %d, head %d", layer, head);
+  ImGui::Text(context.tr("detail_head_title"), layer, head);
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", head_caption(state, layer, head).c_str());
+  ImGui::TextDisabled("%s", head_caption(state, layer, head, context.words()).c_str());
   // The formula when it fits on the line, a shorter reminder when only that does: never cut.
   ImGui::SameLine();
   const float room = ImGui::GetContentRegionAvail().x;
-  const char* const formula = " A = softmax(Q K^T / sqrt(d_k)), rows sum to 1";
-  const char* const reminder = " rows sum to 1";
+  const char* const formula = context.tr("detail_formula");
+  const char* const reminder = context.tr("detail_rows_sum");
   ImGui::TextDisabled("%s", ImGui::CalcTextSize(formula).x <= room ? formula : ImGui::CalcTextSize(reminder).x <= room ? reminder : "");
   const float legend_w = font * 4.5f;
   const float size = std::max(font * 6.0f, std::min(width - legend_w - font, height - ImGui::GetFrameHeightWithSpacing()));
   HeatmapOptions options;
-  options.tokens = &context.tokens;
+  options.tokens = &context.tokens();
   options.show_axis_titles = true;
+  options.key_title = context.tr("heatmap_key_title");
+  options.query_title = context.tr("heatmap_query_title");
+  options.empty_text = context.tr("heatmap_no_tokens");
   options.show_values = true;
   options.highlight_token = ui.hovered_token;
   options.max_cell = font * 4.0f;
@@ -95,7 +97,7 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   }
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::TextDisabled("weight");
+  ImGui::TextDisabled("%s", context.tr("detail_legend"));
   colour_legend("detail_legend", std::min(size, font * 18.0f));
   ImGui::EndGroup();
   // The figure a PNG export takes: the heatmap with its axes and the colour legend, nothing else.

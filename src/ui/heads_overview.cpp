@@ -5,6 +5,7 @@
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/label_families.h"
 #include "imgui.h"
+#include "ui/format_text.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
 #include "ui/panels.h"
@@ -18,12 +19,13 @@ namespace {
 // Layer dependence beside a layer's mean thumbnail: how far its heads look (mean attention
 // distance, Vig & Belinkov 2019), how widely (row entropy against uniform rows, Clark et al. 2019),
 // and the share of its heads per label as one stacked bar.
-void draw_layer_profile(const app::AppState& state, int l, const analysis::AttentionSpread& spread, float width) {
+void draw_layer_profile(const app::AppState& state, int l, const analysis::AttentionSpread& spread, float width,
+                        const Words& words) {
   const float font = ImGui::GetFontSize();
   const Layer& layer = state.document.model.layers[l];
   ImGui::BeginGroup();
-  ImGui::Text("looks %.1f tokens away", spread.distance);
-  ImGui::Text("entropy %.2f of %.2f nats", spread.entropy, spread.uniform_entropy);
+  ImGui::Text(words("overview_distance"), spread.distance);
+  ImGui::Text(words("overview_entropy"), spread.entropy, spread.uniform_entropy);
   std::vector<std::string> labels;
   for (int h = 0; h < layer.head_count(); ++h)
     if (!layer.heads[h].pruned && l < static_cast<int>(state.analysis.layers.size()))
@@ -42,13 +44,13 @@ void draw_layer_profile(const app::AppState& state, int l, const analysis::Atten
   ImGui::Dummy(ImVec2(bar_w, bar_h));
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
-    for (const auto& [group, count] : shares) ImGui::Text("%s: %d of %d heads", label_display_name(group).c_str(), count, heads);
+    for (const auto& [group, count] : shares) ImGui::Text(words("overview_share"), label_display_name(group, words).c_str(), count, heads);
     ImGui::EndTooltip();
   }
   std::string top;
   for (const auto& [group, count] : shares) {
     if (!top.empty()) top += ", ";
-    top += std::to_string(count) + " " + label_display_name(group);
+    top += std::to_string(count) + " " + label_display_name(group, words);
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + bar_w);
   ImGui::TextDisabled("%s", top.c_str());
@@ -66,14 +68,14 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   ImGui::BeginChild("overview", ImVec2(width, height), true);
   register_rect(ui, ids::kOverview, ImGui::GetWindowPos(),
                 ImVec2(ImGui::GetWindowPos().x + width, ImGui::GetWindowPos().y + height));
-  ImGui::TextUnformatted("Heads");
+  const Words words = context.words();
+  ImGui::TextUnformatted(words("overview_title"));
   ImGui::SameLine();
-  ImGui::Checkbox("summary", &ui.overview_summary);
+  ImGui::Checkbox(with_id(words("overview_summary"), "summary").c_str(), &ui.overview_summary);
   register_item(ui, ids::kOverviewSummary);
-  item_tooltip("Show each layer's mean attention over its heads instead of the single heads, with how far and how "
-               "widely the layer looks and which roles its heads hold: what a head does depends on its layer.");
+  item_tooltip(words("overview_summary_tip"));
   ImGui::SameLine();
-  ImGui::TextDisabled("click a head to inspect it");
+  ImGui::TextDisabled("%s", words("overview_click_head"));
 
   int max_heads = 1;
   for (const Layer& l : model.layers) max_heads = std::max(max_heads, l.head_count());
@@ -108,8 +110,9 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       ImGui::PushID(l * 64 + h);
       const bool selected = !ui.overview_summary && state.selection.layer == l && state.selection.head == h;
       HeatmapOptions options;
-      options.tokens = &context.tokens;
+      options.tokens = &context.tokens();
       options.show_labels = false;
+      options.empty_text = words("heatmap_no_tokens");
       options.highlight_token = ui.hovered_token;
       options.selected = selected;
       const Matrix& A = ui.overview_summary ? state.trace.layers[l].mean_attention : state.trace.layers[l].heads[h].attention;
@@ -120,17 +123,17 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       register_item(ui, name);
       if (r.hovered_row >= 0) {
         ImGui::BeginTooltip();
-        if (ui.overview_summary) ImGui::Text("Layer %d, mean over heads", l);
-        else ImGui::Text("Layer %d, head %d: %s", l, h, head_caption(state, l, h).c_str());
-        ImGui::Text("\"%s\" -> \"%s\": %.4f", context.tokens[r.hovered_row].c_str(), context.tokens[r.hovered_col].c_str(),
+        if (ui.overview_summary) ImGui::Text(words("overview_layer_mean"), l);
+        else ImGui::Text(words("overview_head_label"), l, h, head_caption(state, l, h, words).c_str());
+        ImGui::Text("\"%s\" -> \"%s\": %.4f", context.tokens()[r.hovered_row].c_str(), context.tokens()[r.hovered_col].c_str(),
                     A(r.hovered_row, r.hovered_col));
-        if (!ui.overview_summary) ImGui::TextDisabled("click to inspect this head");
+        if (!ui.overview_summary) ImGui::TextDisabled("%s", words("overview_click_this"));
         ImGui::EndTooltip();
         ui.next_hovered_token = r.hovered_col;
       }
       if (r.clicked && !ui.overview_summary)
         context.actions.emit(app::SelectHead{l, h});
-      const std::string caption = fit_text(ui.overview_summary ? "mean" : head_caption(state, l, h), tile);
+      const std::string caption = fit_text(ui.overview_summary ? words("overview_mean") : head_caption(state, l, h, words), tile);
       const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (tile - caption_w) * 0.5f));
       if (selected) ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", caption.c_str());
@@ -140,7 +143,7 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
     }
     if (ui.overview_summary && l < static_cast<int>(spreads.size())) {
       ImGui::SameLine();
-      draw_layer_profile(state, l, spreads[l], ImGui::GetContentRegionAvail().x);
+      draw_layer_profile(state, l, spreads[l], ImGui::GetContentRegionAvail().x, words);
       register_item(ui, std::string(ids::kOverviewLayerProfile) + "/" + std::to_string(l));
     }
   }

@@ -54,7 +54,7 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const int n = static_cast<int>(attention.rows());
   const float font = ImGui::GetFontSize();
-  const bool labels = options.show_labels && options.tokens && n > 0;
+  const bool labels = options.show_labels && options.tokens && n > 0 && static_cast<int>(options.tokens->size()) >= n;
   const float title = options.show_axis_titles ? font * 1.4f : 0.0f;
   const float label_left = labels ? widest_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
   const float label_top = labels ? widest_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
@@ -64,7 +64,7 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
   const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
   const ImU32 dim_colour = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   if (n == 0) {
-    draw->AddText(origin, dim_colour, "(no tokens)");
+    if (options.empty_text) draw->AddText(origin, dim_colour, options.empty_text);
     ImGui::PopID();
     return result;
   }
@@ -120,10 +120,10 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
                         key_text.c_str());
     }
   }
-  if (options.show_axis_titles) {
-    const char* key_title = "key: attended token \xE2\x86\x92";
-    draw->AddText(ImVec2(g.grid_x, origin.y), dim_colour, key_title);
-    const char* query_title = "\xE2\x86\x90 query: attending token";  // the arrow points down once rotated
+  if (options.show_axis_titles && options.key_title)
+    draw->AddText(ImVec2(g.grid_x, origin.y), dim_colour, options.key_title);
+  if (options.show_axis_titles && options.query_title) {  // its leading arrow points down once rotated
+    const char* query_title = options.query_title;
     add_vertical_text(draw, ImVec2(origin.x, g.grid_y + ImGui::CalcTextSize(query_title).x), dim_colour, query_title);
   }
   ImGui::PopID();

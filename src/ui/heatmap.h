@@ -13,11 +13,16 @@ namespace headlab::ui {
 struct HeatmapOptions {
   const std::vector<std::string>* tokens = nullptr;  // labels for rows and columns
   bool show_labels = true;
-  bool show_axis_titles = false;  // "query: attending token" / "key: attended token"
+  bool show_axis_titles = false;  // key_title across the top, query_title down the left side
   bool show_values = false;       // print weights inside cells when they fit
   int highlight_token = -1;       // outline this token's row and column
   bool selected = false;          // draw a selection frame
   float max_cell = 48.0f;
+  // Texts from the string table in the learner's language (heatmap_key_title, heatmap_query_title,
+  // heatmap_no_tokens); a null text is not drawn.
+  const char* key_title = nullptr;    // "key: attended token ->", above the grid
+  const char* query_title = nullptr;  // "<- query: attending token", reads upwards left of the grid
+  const char* empty_text = nullptr;   // "(no tokens)", in place of an empty grid
 };
 
 struct HeatmapResult {

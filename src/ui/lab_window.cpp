@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "engine/embedding.h"
 #include "imgui.h"
+#include "ui/format_text.h"
 #include "ui/panels.h"
 #include "ui/touch_scroll.h"
 #include "ui/widget_ids.h"
@@ -12,13 +14,6 @@
 
 namespace headlab::ui {
 namespace {
-
-std::vector<std::string> token_texts(const app::AppState& state) {
-  std::vector<std::string> out;
-  out.reserve(state.input.tokens.size());
-  for (const Token& t : state.input.tokens) out.push_back(drawable_text(t.text));
-  return out;
-}
 
 void select_relative(ActionSink& actions, int layer_step, int head_step) {
   const app::AppState& state = actions.state();
@@ -80,13 +75,31 @@ void open_highlighted_views(const app::AppState& state, const app::Resources& re
   }
 }
 
+// Labels for segmented(): each text under `keys` in the learner's language, with an ImGui id from
+// `stable_ids` that does not change with the language.
+template <int N>
+struct TabLabels {
+  std::string text[N];
+  const char* labels[N];
+  TabLabels(const PanelContext& context, const char* const (&keys)[N], const char* const (&stable_ids)[N]) {
+    for (int i = 0; i < N; ++i) {
+      text[i] = with_id(context.tr(keys[i]), stable_ids[i]);
+      labels[i] = text[i].c_str();
+    }
+  }
+  TabLabels(const TabLabels&) = delete;  // labels point into text
+};
+
 void draw_detail_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
-  static const char* const kLabels[5] = {"Heatmap", "Arcs", "Concat & W_O", "Training", "Circuits"};
+  static const char* const kKeys[5] = {"window_heatmap", "window_arcs", "window_concat", "window_training",
+                                       "window_circuits"};
+  static const char* const kStableIds[5] = {"heatmap", "arcs", "concat&w_o", "training", "circuits"};
   static const char* const kIds[5] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining,
                                       ids::kTabCircuits};
+  const TabLabels<5> tabs(context, kKeys, kStableIds);
   int view = static_cast<int>(ui.detail);
-  if (segmented("detail_view", kLabels, 5, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
+  if (segmented("detail_view", tabs.labels, 5, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
   const float content_h = height - ImGui::GetFrameHeightWithSpacing();
   switch (ui.detail) {
     case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
@@ -99,10 +112,12 @@ void draw_detail_area(PanelContext& context, float width, float height) {
 
 void draw_side_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
-  static const char* const kLabels[2] = {"Weights", "Labels"};
+  static const char* const kKeys[2] = {"window_weights", "window_labels"};
+  static const char* const kStableIds[2] = {"weights", "labels"};
   static const char* const kIds[2] = {ids::kTabWeights, ids::kTabLabels};
+  const TabLabels<2> tabs(context, kKeys, kStableIds);
   int side = static_cast<int>(ui.side);
-  if (segmented("side_view", kLabels, 2, side, &ui, kIds)) ui.side = static_cast<SidePanel>(side);
+  if (segmented("side_view", tabs.labels, 2, side, &ui, kIds)) ui.side = static_cast<SidePanel>(side);
   const float content_h = height - ImGui::GetFrameHeightWithSpacing();
   if (ui.side == SidePanel::weights) draw_weight_editor(context, width, content_h);
   else draw_labels_panel(context, width, content_h);
@@ -145,17 +160,19 @@ void draw_stacked(PanelContext& context) {
   const float width = ImGui::GetContentRegionAvail().x;
   draw_status_bar(context);
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Lesson")) draw_lesson_panel(context, width, font * 22.0f);
+  if (ImGui::CollapsingHeader(with_id(context.tr("window_lesson"), "lesson").c_str()))
+    draw_lesson_panel(context, width, font * 22.0f);
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Heads")) draw_heads_overview(context, width, std::max(font * 10.0f, width * 0.75f));
+  if (ImGui::CollapsingHeader(with_id(context.tr("window_heads"), "heads").c_str()))
+    draw_heads_overview(context, width, std::max(font * 10.0f, width * 0.75f));
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Selected head")) {
+  if (ImGui::CollapsingHeader(with_id(context.tr("window_selected_head"), "selectedhead").c_str())) {
     ImGui::BeginChild("detail_area", ImVec2(width, width + font * 4.0f), true);
     draw_detail_area(context, width - font, width + font * 3.0f);
     ImGui::EndChild();
   }
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Weights and labels")) {
+  if (ImGui::CollapsingHeader(with_id(context.tr("window_weights_and_labels"), "weightsandlabels").c_str())) {
     ImGui::BeginChild("side_area", ImVec2(width, font * 26.0f), true);
     draw_side_area(context, width - font, font * 25.0f);
     ImGui::EndChild();
@@ -185,10 +202,7 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
     ui.detail = DetailView::training;
     ui.training_view = TrainingView::comparison;
   }
-  const std::vector<std::string> tokens = token_texts(controller.state());
-  const std::vector<std::string> features = feature_names(controller.state().document.model);
-  PanelContext context{actions,   ui, tokens, features, resources.example_sentences, resources.ui_text, resources.presets,
-                       training};
+  PanelContext context{actions, ui, resources.example_sentences, resources.ui_text, resources.presets, training};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;
@@ -201,7 +215,8 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
   draw_top_bar(context);
   // Open by default only where there is room for it next to the lesson and the views.
   ImGui::SetNextItemOpen(!phone && viewport->WorkSize.y >= 900.0f, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader("Model settings")) draw_model_controls(context);
+  if (ImGui::CollapsingHeader(with_id(context.tr("window_model_settings"), "modelsettings").c_str()))
+    draw_model_controls(context);
   if (phone) draw_stacked(context);
   else draw_wide(context);
   ImGui::End();

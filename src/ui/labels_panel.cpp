@@ -8,6 +8,7 @@
 #include "engine/analysis/roles.h"
 #include "imgui.h"
 #include "ui/colormap.h"
+#include "ui/format_text.h"
 #include "ui/head_caption.h"
 #include "ui/panels.h"
 #include "ui/role_timeline.h"
@@ -37,8 +38,24 @@ float role_threshold(const analysis::LabelConfig& c, analysis::Role role) {
 
 // Why a role has no score: only syntactic (no gold parse) and the repeat roles (no token repeats)
 // can be unscored.
-const char* unscored_text(analysis::Role role) {
-  return role == analysis::Role::syntactic ? "n/a: no gold parse" : "n/a: no token repeats";
+const char* unscored_text(analysis::Role role, const Words& words) {
+  return words(role == analysis::Role::syntactic ? "labels_no_gold" : "labels_no_repeats");
+}
+
+// The label's explanation: the analysis writes it in English with its numbers; in Chinese the
+// role's description from assets/labels.json says what the label means.
+std::string explanation_text(const analysis::HeadLabel& label, const Words& words) {
+  if (words.language == app::Language::en) return label.explanation;
+  if (label.mixed) return words("labels_mixed_explanation");
+  return app::localized(words.resources.role_descriptions[static_cast<int>(label.primary)], words.language);
+}
+
+// Whether syntactic roles are scored, and why not.
+std::string gold_text(const analysis::GoldStatus& gold, const Words& words) {
+  if (words.language == app::Language::en) return gold.reason;
+  if (gold.has_gold) return format_text(words("labels_gold_parse"), gold.sentence_id.c_str());
+  if (!gold.sentence_id.empty()) return format_text(words("labels_gold_example_without_parse"), gold.sentence_id.c_str());
+  return words("labels_gold_none");
 }
 
 void score_bar(const char* name, float value, float threshold, bool primary, float width, const char* unscored) {
@@ -87,29 +104,30 @@ void head_card(PanelContext& context, int l, int h, float width) {
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
   const bool pruned = state.document.model.layers[l].heads[h].pruned;
   const bool selected = state.selection.layer == l && state.selection.head == h;
+  const Words words = context.words();
   ImGui::PushID(l * 64 + h);
   char header[160];
-  std::snprintf(header, sizeof header, "L%d H%d  %s###card", l, h, pruned ? "pruned" : head_caption(state, l, h).c_str());
+  std::snprintf(header, sizeof header, "L%d H%d  %s###card", l, h, head_caption(state, l, h, words).c_str());
   ImGui::SetNextItemOpen(selected, ImGuiCond_Always);
   if (ImGui::CollapsingHeader(header)) {
     if (!selected) context.actions.emit(app::SelectHead{l, h});
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(a.label.explanation.c_str());
+    ImGui::TextUnformatted(explanation_text(a.label, words).c_str());
     ImGui::PopTextWrapPos();
     if (a.label.mixed && !a.label.runners_up.empty()) {
-      std::string runners = "closest: ";
+      std::string runners;
       for (std::size_t i = 0; i < a.label.runners_up.size() && i < 3; ++i)
-        runners += (i ? ", " : "") + label_display_name(a.label.runners_up[i]);
-      ImGui::TextDisabled("%s", runners.c_str());
+        runners += (i ? ", " : "") + label_display_name(a.label.runners_up[i], words);
+      ImGui::TextDisabled(words("labels_closest"), runners.c_str());
     } else {
-      ImGui::TextDisabled("confidence %.2f%s", a.label.confidence, a.label.strict ? " (strict: >= 90%% of rows)" : "");
+      ImGui::TextDisabled(words("labels_confidence"), a.label.confidence, a.label.strict ? words("labels_strict") : "");
     }
     const analysis::LabelConfig& config = context.resources().analysis.config;
     for (int r = 0; r < analysis::kRoleCount; ++r) {
       const auto role = static_cast<analysis::Role>(r);
       const bool primary = !a.label.mixed && a.label.primary == role;
-      score_bar(analysis::role_name_en(role), a.scores.score(role), role_threshold(config, role), primary, width,
-                unscored_text(role));
+      score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role),
+                role_threshold(config, role), primary, width, unscored_text(role, words));
     }
     if (const app::HeldOutReading* held_out = held_out_reading(context)) {
       // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
@@ -118,23 +136,47 @@ void head_card(PanelContext& context, int l, int h, float width) {
         const app::HeadRole& role = held_out->heads[index];
         ImGui::PushTextWrapPos(0.0f);
         if (role.label == analysis::kMixedLabel)
-          ImGui::Text("On %d held-out sentences (as the Training tab labels it): mixed", app::kHeldOutCount);
+          ImGui::Text(words("labels_held_out_mixed"), app::kHeldOutCount);
         else
-          ImGui::Text("On %d held-out sentences (as the Training tab labels it): %s %.2f", app::kHeldOutCount,
-                      role_text(role).c_str(), role.score);
+          ImGui::Text(words("labels_held_out_role"), app::kHeldOutCount, role_text(role, words).c_str(), role.score);
         ImGui::PopTextWrapPos();
         register_item(context.ui, std::string(ids::kLabelsHeldOut) + "/" + std::to_string(l) + "/" + std::to_string(h));
       }
     }
-    ImGui::TextDisabled("importance %.3f (change of the layer output when masked)", a.importance);
+    ImGui::TextDisabled(words("labels_importance"), a.importance);
     bool p = pruned;
-    if (ImGui::Checkbox("pruned", &p))
+    if (ImGui::Checkbox(with_id(words("labels_pruned"), "pruned").c_str(), &p))
       context.actions.emit(app::SetPruned{l, h, p});
-    item_tooltip("A pruned head contributes a zero block to the concatenation (Michel et al. 2019).");
+    item_tooltip(words("labels_pruned_tip"));
   } else if (ImGui::IsItemClicked()) {
     context.actions.emit(app::SelectHead{l, h});
   }
   ImGui::PopID();
+}
+
+// The largest Jensen-Shannon distance (natural log): sqrt(ln 2), for attention on disjoint tokens.
+constexpr float kMaxJsDistance = 0.8326f;
+
+// The redundancy matrix's scale, read like the heatmaps' (dark = 0): 0 = identical attention,
+// bright = disjoint.
+void redundancy_legend(const Words& words, float height) {
+  const float font = ImGui::GetFontSize();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float bar_w = font * 0.7f, top = origin.y, bottom = origin.y + std::max(height, font * 3.0f);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 24;
+  for (int s = 0; s < kSteps; ++s) {
+    const float t0 = static_cast<float>(s) / kSteps, t1 = static_cast<float>(s + 1) / kSteps;
+    draw->AddRectFilled(ImVec2(origin.x, top + (bottom - top) * t0), ImVec2(origin.x + bar_w, top + (bottom - top) * t1 + 0.5f),
+                        viridis_u32((t0 + t1) * 0.5f));
+  }
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const std::string identical = format_text(words("labels_redundancy_identical"), 0.0f);
+  const std::string disjoint = format_text(words("labels_redundancy_disjoint"), kMaxJsDistance);
+  draw->AddText(ImVec2(origin.x + bar_w + font * 0.3f, top), text, identical.c_str());
+  draw->AddText(ImVec2(origin.x + bar_w + font * 0.3f, bottom - font), text, disjoint.c_str());
+  const float text_w = std::max(ImGui::CalcTextSize(identical.c_str()).x, ImGui::CalcTextSize(disjoint.c_str()).x);
+  ImGui::Dummy(ImVec2(bar_w + font * 0.3f + text_w, bottom - top));
 }
 
 void redundancy_matrix(PanelContext& context, int l, float width) {
@@ -144,14 +186,15 @@ void redundancy_matrix(PanelContext& context, int l, float width) {
   if (h < 2) return;
   const float font = ImGui::GetFontSize();
   const float cell = std::min(font * 1.6f, (width - font * 2.0f) / h);
-  ImGui::TextDisabled("Redundancy (Jensen-Shannon distance, 0 = same attention):");
+  const Words words = context.words();
+  ImGui::TextDisabled("%s", words("labels_redundancy"));
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (int a = 0; a < h; ++a)
     for (int b = 0; b < h; ++b) {
       const float d = la.redundancy(a, b);
       const ImVec2 c0(p.x + font * 1.5f + b * cell, p.y + a * cell);
-      draw->AddRectFilled(c0, ImVec2(c0.x + cell - 1, c0.y + cell - 1), viridis_u32(1.0f - std::min(1.0f, d / 0.83f)));
+      draw->AddRectFilled(c0, ImVec2(c0.x + cell - 1, c0.y + cell - 1), viridis_u32(std::min(1.0f, d / kMaxJsDistance)));
     }
   for (int a = 0; a < h; ++a) {
     char t[12];  // any int
@@ -162,9 +205,11 @@ void redundancy_matrix(PanelContext& context, int l, float width) {
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int a = static_cast<int>((m.y - p.y) / cell), b = static_cast<int>((m.x - p.x - font * 1.5f) / cell);
-    if (a >= 0 && a < h && b >= 0 && b < h) ImGui::SetTooltip("heads %d and %d: distance %.3f", a, b, la.redundancy(a, b));
+    if (a >= 0 && a < h && b >= 0 && b < h) ImGui::SetTooltip(words("labels_redundancy_cell"), a, b, la.redundancy(a, b));
   }
-  for (const auto& [a, b] : la.near_duplicates) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "heads %d and %d are near-duplicates", a, b);
+  ImGui::SameLine();
+  redundancy_legend(words, h * cell);
+  for (const auto& [a, b] : la.near_duplicates) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), words("labels_near_duplicates"), a, b);
 }
 
 }  // namespace
@@ -175,17 +220,18 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
   register_rect(context.ui, ids::kLabels, ImGui::GetWindowPos(),
                 ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", state.analysis.gold.reason.c_str());
+  const Words words = context.words();
+  ImGui::TextDisabled("%s", gold_text(state.analysis.gold, words).c_str());
   ImGui::PopTextWrapPos();
   draw_pruning_curve(context, width);
   const int layers = std::min(static_cast<int>(state.analysis.layers.size()), static_cast<int>(state.document.model.layers.size()));
   for (int l = 0; l < layers; ++l) {
     ImGui::Separator();
-    ImGui::Text("Layer %d", l);
+    ImGui::Text(words("labels_layer"), l);
     ImGui::SameLine();
     ImGui::PushID(l);
-    if (ImGui::SmallButton("prune least important")) context.actions.emit(app::PruneLeastImportant{l, 1});
-    item_tooltip("Prune the head whose removal changes this layer's output least (ablation, Michel et al. 2019).");
+    if (ImGui::SmallButton(with_id(words("labels_prune_least"), "prune_least").c_str())) context.actions.emit(app::PruneLeastImportant{l, 1});
+    item_tooltip(words("labels_prune_least_tip"));
     ImGui::PopID();
     for (int h = 0; h < static_cast<int>(state.analysis.layers[l].heads.size()); ++h) head_card(context, l, h, width - ImGui::GetFontSize());
     redundancy_matrix(context, l, width);

@@ -162,7 +162,7 @@ void step_view(PanelContext& context) {
     ImGui::TextWrapped("%s", detail);
     ImGui::PopStyleColor();
   }
-  if (const lessons::Goal* training = lessons::find_training_goal(step.goal)) {
+  if (const lessons::Goal* training = lessons::find_goal(step.goal, lessons::GoalKind::training)) {
     // The training run's number the goal is about, against its target, as the run goes on.
     const double value = state.training ? lessons::training_goal_score(*training, *state.training) : NAN;
     char overlay[160];

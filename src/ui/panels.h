@@ -7,6 +7,7 @@
 #include "app/resources.h"
 #include "ui/action_sink.h"
 #include "ui/ui_state.h"
+#include "ui/words.h"
 
 namespace headlab::app {
 class TrainingSession;
@@ -17,14 +18,20 @@ namespace headlab::ui {
 struct PanelContext {
   ActionSink& actions;
   LabUiState& ui;
-  const std::vector<std::string>& tokens;          // token texts of the current input
-  const std::vector<std::string>& feature_names;   // names of the d_model input dimensions
   const std::vector<std::string>& example_sentences;
   const app::UiText& text;
   const std::vector<Preset>& presets;
   app::TrainingSession* training = nullptr;  // in-page training (absent: the tab says so)
   const app::AppState& state() const { return actions.state(); }
   const app::Resources& resources() const { return actions.resources(); }
+  // Token texts of the current input and names of the d_model input dimensions. They follow the
+  // state through the frame: an edit in the top bar changes what the heatmap below it shows.
+  const std::vector<std::string>& tokens() const { return texts().tokens; }
+  const std::vector<std::string>& feature_names() const { return texts().features; }
+  const StateTexts& texts() const;
+  // A UI text in the learner's language (assets/ui_text.json); printf patterns go through format_text.
+  const char* tr(const char* key) const { return text.get(key, state().progress.language); }
+  Words words() const { return {resources(), state().progress.language}; }
 };
 
 void draw_top_bar(PanelContext& context);

@@ -8,9 +8,11 @@
 #include <vector>
 
 #include "imgui.h"
+#include "ui/format_text.h"
 #include "ui/panels.h"
 #include "ui/plot.h"
 #include "ui/widget_ids.h"
+#include "ui/value_slider.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
@@ -22,27 +24,30 @@ constexpr ImU32 kRangeColour = IM_COL32(230, 159, 0, 110);
 // One merge group for "prune the first k heads": a single undo step.
 constexpr std::uint64_t kApplyMergeKey = 0x9E0C'0001'0000'0000ull;
 
+const char* measure_text(app::PruningMeasure measure, const Words& words) {
+  return words(measure == app::PruningMeasure::held_out_loss ? "pruning_measure_loss" : "pruning_measure_change");
+}
+
 }  // namespace
 
 void draw_pruning_curve(PanelContext& context, float width) {
   LabUiState& ui = context.ui;
   const app::AppState& state = context.state();
   const float font = ImGui::GetFontSize();
+  const Words words = context.words();
   // A lesson step about pruning opens the section and scrolls it into view, once.
   const bool reveal = ui.reveal_pruning;
   ui.reveal_pruning = false;
   if (reveal) ImGui::SetNextItemOpen(true);
-  const bool open = ImGui::CollapsingHeader("Which heads matter? Pruning curve");
+  const bool open = ImGui::CollapsingHeader(with_id(words("pruning_title"), "pruning").c_str());
   register_item(ui, ids::kPruningSection);
   if (reveal) ImGui::SetScrollHereY(0.0f);
   if (!open) return;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled(
-      "Prune heads one at a time, least important first (Michel et al. 2019), and compare with random orders. A trained "
-      "model is measured by its held-out loss, any other by how much its last layer's output changes.");
+  ImGui::TextDisabled("%s", words("pruning_help"));
   ImGui::PopTextWrapPos();
   const bool stale = ui.pruning_curve && ui.pruning_revision != state.revision;
-  if (ImGui::Button(ui.pruning_curve ? "Measure again" : "Measure")) {
+  if (ImGui::Button(with_id(words(ui.pruning_curve ? "pruning_measure_again" : "pruning_measure"), "measure").c_str())) {
     ui.pruning_curve = app::pruning_curve(state, context.resources());
     ui.pruning_revision = state.revision;
     ui.pruning_apply = 0;
@@ -52,39 +57,39 @@ void draw_pruning_curve(PanelContext& context, float width) {
   const app::PruningCurve& curve = *ui.pruning_curve;
   if (stale) {
     ImGui::SameLine();
-    ImGui::TextDisabled("(the model changed since)");
+    ImGui::TextDisabled("%s", words("pruning_stale"));
   }
   const int steps = static_cast<int>(curve.importance_order.size());
   if (steps == 0) {
-    ImGui::TextDisabled("Every head is already pruned.");
+    ImGui::TextDisabled("%s", words("pruning_all_pruned"));
     return;
   }
   std::vector<float> x(curve.importance.size());
   for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k);
-  const std::string random_name = "random order (mean of " + std::to_string(curve.random_orders) + ")";
+  const std::string random_name = format_text(words("pruning_random_mean"), curve.random_orders);
   std::vector<PlotSeries> series = {
-      {curve.importance.data(), x.data(), static_cast<int>(x.size()), kImportanceColour, "importance order"}};
+      {curve.importance.data(), x.data(), static_cast<int>(x.size()), kImportanceColour, words("pruning_importance_order")}};
   if (!curve.random_mean.empty()) {
     series.push_back({curve.random_mean.data(), x.data(), static_cast<int>(x.size()), kRandomColour, random_name.c_str()});
-    series.push_back({curve.random_min.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "random: range", true});
+    series.push_back({curve.random_min.data(), x.data(), static_cast<int>(x.size()), kRangeColour, words("pruning_random_range"), true});
     series.push_back({curve.random_max.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "", true});
   }
   PlotOptions options;
-  options.x_label = "heads pruned";
+  options.x_label = words("pruning_x_label");
   options.x_max_at_least = static_cast<float>(steps);
   options.mark_x = static_cast<float>(ui.pruning_apply);
   options.mark_label = "";
-  ImGui::TextUnformatted(app::pruning_measure_name(curve.measure));
+  ImGui::TextUnformatted(measure_text(curve.measure, words));
   line_plot("pruning", series, ImVec2(width, font * 11.0f), options);
   register_item(ui, ids::kPruningPlot);
 
   ui.pruning_apply = std::clamp(ui.pruning_apply, 0, steps);
   ImGui::SetNextItemWidth(std::min(width * 0.5f, font * 10.0f));
-  ImGui::SliderInt("##prune_count", &ui.pruning_apply, 0, steps, "%d heads");
+  value_slider_int("##prune_count", &ui.pruning_apply, 0, steps, words("pruning_count"));
   register_item(ui, ids::kPruningCount);
   ImGui::SameLine();
   ImGui::BeginDisabled(stale || ui.pruning_apply == 0);
-  if (ImGui::Button("Prune them")) {
+  if (ImGui::Button(with_id(words("pruning_apply"), "prune_them").c_str())) {
     for (int k = 0; k < ui.pruning_apply; ++k) {
       const auto [layer, head] = curve.importance_order[k];
       context.actions.emit(app::SetPruned{layer, head, true}, kApplyMergeKey);
@@ -93,7 +98,7 @@ void draw_pruning_curve(PanelContext& context, float width) {
   }
   ImGui::EndDisabled();
   register_item(ui, ids::kPruningApply);
-  item_tooltip("Prunes these heads in the lab, least important first, as one step (Ctrl+Z brings them back).");
+  item_tooltip(words("pruning_apply_tip"));
   const int k = ui.pruning_apply;
   std::string names;
   for (int i = 0; i < k && i < 6; ++i)
@@ -101,10 +106,10 @@ void draw_pruning_curve(PanelContext& context, float width) {
   if (k > 6) names += ", ...";
   ImGui::PushTextWrapPos(0.0f);
   if (curve.random_mean.empty())
-    ImGui::Text("%d pruned: %s %.3f (now %.3f)", k, app::pruning_measure_name(curve.measure), curve.importance[k], curve.importance[0]);
+    ImGui::Text(words("pruning_point"), k, measure_text(curve.measure, words), curve.importance[k], curve.importance[0]);
   else
-    ImGui::Text("%d pruned%s%s: %.3f in importance order, %.3f on average in random order (now %.3f)", k, k ? " " : "",
-                names.c_str(), curve.importance[k], curve.random_mean[k], curve.importance[0]);
+    ImGui::Text(words("pruning_point_random"), k, k ? " " : "", names.c_str(), curve.importance[k], curve.random_mean[k],
+                curve.importance[0]);
   ImGui::PopTextWrapPos();
 }
 

@@ -12,16 +12,17 @@
 namespace headlab::ui {
 namespace {
 
-// The two ends of each relation of assets/grammar.json, in words: (dependent, head).
+// The two ends of each relation of assets/grammar.json, as keys of their words: (dependent, head).
 struct RelationEnds {
   const char* relation;
   const char* dependent;
   const char* head;
 };
 constexpr RelationEnds kRelationEnds[] = {
-    {"nsubj", "subject", "verb"},     {"dobj", "object", "verb"},       {"det", "determiner", "noun"},
-    {"amod", "adjective", "noun"},    {"prep", "preposition", "its word"}, {"pobj", "noun", "preposition"},
-    {"punct", "punctuation", "verb"}, {"advmod", "adverb", "verb"},
+    {"nsubj", "end_subject", "end_verb"},         {"dobj", "end_object", "end_verb"},
+    {"det", "end_determiner", "end_noun"},        {"amod", "end_adjective", "end_noun"},
+    {"prep", "end_preposition", "end_its_word"},  {"pobj", "end_noun", "end_preposition"},
+    {"punct", "end_punctuation", "end_verb"},     {"advmod", "end_adverb", "end_verb"},
 };
 
 constexpr ImU32 rgb(unsigned hex) { return IM_COL32((hex >> 16) & 0xFF, (hex >> 8) & 0xFF, hex & 0xFF, 255); }
@@ -51,19 +52,19 @@ ImU32 role_colour(const std::string& label) {
   return ImGui::GetColorU32(ImGuiCol_FrameBgActive);
 }
 
-std::string role_text(const app::HeadRole& role, bool with_relation) {
-  if (role.label.rfind("syntactic:", 0) != 0) return label_display_name(role.label);
+std::string role_text(const app::HeadRole& role, const Words& words, bool with_relation) {
+  if (role.label.rfind("syntactic:", 0) != 0) return label_display_name(role.label, words);
   const std::string relation = role.label.substr(10);
   for (const RelationEnds& r : kRelationEnds)
     if (relation == r.relation) {
       const bool to_head = role.direction == training::kDependentToHead;
-      const std::string text = std::string(to_head ? r.dependent : r.head) + " -> " + (to_head ? r.head : r.dependent);
+      const std::string text = std::string(words(to_head ? r.dependent : r.head)) + " -> " + words(to_head ? r.head : r.dependent);
       return with_relation ? text + " (" + relation + ")" : text;
     }
-  return relation + " (syntax)";
+  return label_display_name(role.label, words);
 }
 
-void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, float width) {
+void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, float width, const Words& words) {
   const std::vector<app::TimelineSample>& timeline = session.timeline();
   const training::Trainer* trainer = session.trainer();
   if (!trainer || timeline.empty()) return;
@@ -74,7 +75,7 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
   const auto current_text = [&](const app::HeadRole& role) {
     char score[24] = "";
     if (role.label != "mixed") std::snprintf(score, sizeof score, "  %.2f", role.score);
-    return role_text(role, false) + score;
+    return role_text(role, words, false) + score;
   };
   float longest = font * 4.0f;
   for (const app::HeadRole& role : timeline.back().heads) longest = std::max(longest, ImGui::CalcTextSize(current_text(role).c_str()).x);
@@ -145,14 +146,14 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
     int layer = 0, head = hovered_head;
     while (head >= model.layers[layer].head_count()) head -= model.layers[layer++].head_count();
     ImGui::BeginTooltip();
-    ImGui::Text("L%dH%d at step %d: %s", layer, head, sample.step, role_text(role).c_str());
+    ImGui::Text(words("timeline_head_at_step"), layer, head, sample.step, role_text(role, words).c_str());
     if (role.label.rfind("syntactic:", 0) == 0)
-      ImGui::TextDisabled("arc accuracy %.2f, best fixed offset %.2f", role.score, role.baseline);
+      ImGui::TextDisabled(words("timeline_arc_accuracy"), role.score, role.baseline);
     else if (role.label != "mixed")
-      ImGui::TextDisabled("mean attention %.2f (threshold %.2f)", role.score, role.baseline);
+      ImGui::TextDisabled(words("timeline_mean_attention"), role.score, role.baseline);
     else
-      ImGui::TextDisabled("no role passes its threshold yet");
-    ImGui::TextDisabled("held-out loss %.3f", sample.held_out_loss);
+      ImGui::TextDisabled("%s", words("timeline_no_role"));
+    ImGui::TextDisabled(words("timeline_held_out_loss"), sample.held_out_loss);
     ImGui::EndTooltip();
   }
 
@@ -163,7 +164,7 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
       if (role.label != "mixed") seen.insert(role.label);
   bool first = true;
   for (const std::string& label : seen) {
-    const std::string text = label.rfind("syntactic:", 0) == 0 ? label.substr(10) : label_display_name(label);
+    const std::string text = label.rfind("syntactic:", 0) == 0 ? label.substr(10) : label_display_name(label, words);
     const float w = font * 1.1f + ImGui::CalcTextSize(text.c_str()).x;
     if (!first) flow_same_line(w);
     first = false;

@@ -6,15 +6,16 @@
 #include "app/training_session.h"
 #include "imgui.h"
 #include "ui/ui_state.h"
+#include "ui/words.h"
 
 namespace headlab::ui {
 
 // A colour per role, colour-blind safe where it can be (Okabe & Ito 2008); "mixed" is neutral.
 ImU32 role_colour(const std::string& label);
 // "subject -> verb (nsubj)" ("subject -> verb" without `relation`), "previous token", "mixed".
-std::string role_text(const app::HeadRole& role, bool relation = true);
+std::string role_text(const app::HeadRole& role, const Words& words, bool relation = true);
 
 // Draws the timeline (registered as ids::kTrainTimeline) `width` wide; rows grow with the heads.
-void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, float width);
+void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, float width, const Words& words);
 
 }  // namespace headlab::ui

@@ -9,11 +9,12 @@ void draw_status_bar(PanelContext& context) {
   int unknown = 0;
   for (const Token& t : state.input.tokens)
     if (!t.in_lexicon && !t.is_special) ++unknown;
-  ImGui::TextDisabled("%d tokens%s", static_cast<int>(state.input.tokens.size()), state.input.truncated ? " (cut at 64)" : "");
+  ImGui::TextDisabled(context.tr("status_tokens"), static_cast<int>(state.input.tokens.size()),
+                      state.input.truncated ? context.tr("status_cut") : "");
   // Only the named features come from the lexicon; symbols and random vectors do not use it.
   if (unknown > 0 && state.document.model.embedding == Embedding::named_features) {
     ImGui::SameLine();
-    ImGui::TextDisabled("| %d not in the lexicon (features from fallback rules)", unknown);
+    ImGui::TextDisabled(context.tr("status_unknown_words"), unknown);
   }
   if (state.notices.empty()) return;
   const app::Notice& last = state.notices.back();

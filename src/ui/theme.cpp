@@ -1,5 +1,6 @@
 #include "ui/theme.h"
 
+#include <cmath>
 #include <cstdio>
 
 #include "imgui.h"
@@ -74,7 +75,7 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
   return font != nullptr;
 }
 
-void apply_theme(Theme theme) {
+void apply_theme(Theme theme, Pointer pointer, float font_px) {
   ImGuiStyle style;
   if (theme == Theme::dark) ImGui::StyleColorsDark(&style);
   else ImGui::StyleColorsLight(&style);
@@ -87,6 +88,13 @@ void apply_theme(Theme theme) {
   style.ItemSpacing = ImVec2(8, 6);
   style.WindowPadding = ImVec2(12, 10);
   style.ScrollbarSize = 14.0f;
+  if (pointer == Pointer::touch) {
+    constexpr float kTouchTarget = 40.0f;
+    style.FramePadding = ImVec2(10, std::ceil((kTouchTarget - font_px) * 0.5f));
+    style.ItemSpacing = ImVec2(8, 8);
+    style.ScrollbarSize = 18.0f;
+    style.GrabMinSize = 20.0f;
+  }
   if (theme == Theme::dark) {
     style.Colors[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.13f, 1.0f);
     style.Colors[ImGuiCol_ChildBg] = ImVec4(0.11f, 0.12f, 0.16f, 1.0f);

@@ -22,12 +22,16 @@ struct FontFiles {
 };
 
 enum class Theme { dark, light };
+// The primary pointer: a mouse (fine) or a finger (touch), whose targets must be larger.
+enum class Pointer { fine, touch };
 
 // Loads the UI font from `font_path` at `size_px` CSS pixels for a display with `pixel_ratio`
 // device pixels per CSS pixel. Falls back to ImGui's built-in font when the file is missing.
 // Returns false on fallback.
 bool load_fonts(FontFiles& files, float size_px, float pixel_ratio);
 
-void apply_theme(Theme theme);
+// Colours and sizes. With a touch pointer every frame (buttons, fields, checkboxes, sliders) is at
+// least 40 CSS pixels high, a finger's width, for text of `font_px`.
+void apply_theme(Theme theme, Pointer pointer, float font_px);
 
 }  // namespace headlab::ui

@@ -1,10 +1,13 @@
 // Sentence bar (text, example picker), head/layer counts, undo/redo, export, theme and help.
 #include <algorithm>
+#include <string>
 
 #include "imgui.h"
 #include "imgui_stdlib.h"
+#include "ui/format_text.h"
 #include "ui/panels.h"
 #include "ui/widget_ids.h"
+#include "ui/value_slider.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
@@ -23,7 +26,7 @@ bool count_control(LabUiState& ui, const char* id, const char* label, int& value
   item_tooltip(tooltip);
   ImGui::SameLine(0, 2);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.5f);
-  if (ImGui::SliderInt("##count", &value, lo, hi)) changed = true;
+  if (value_slider_int("##count", &value, lo, hi)) changed = true;
   register_item(ui, slider_id);
   item_tooltip(tooltip);
   ImGui::SameLine(0, 2);
@@ -59,73 +62,70 @@ void draw_top_bar(PanelContext& context) {
     fresh = false;
     return 0;
   };
-  if (ImGui::InputTextWithHint("##sentence", "Type a sentence...", &ui.text_buffer, ImGuiInputTextFlags_CallbackAlways, keep_text,
-                               &entered_by_keyboard)) {
+  if (ImGui::InputTextWithHint("##sentence", context.tr("top_sentence_hint"), &ui.text_buffer,
+                               ImGuiInputTextFlags_CallbackAlways, keep_text, &entered_by_keyboard)) {
     // Each keystroke recomputes; the whole typing session is one undo step.
     actions.emit(app::SetText{ui.text_buffer}, /*merge_key=*/1);
   }
   register_item(ui, ids::kSentence);
   ui.text_active = ImGui::IsItemActive();
   if (ImGui::IsItemDeactivated()) actions.end_merge();
-  item_tooltip("The input sentence, split into words and punctuation (at most 64 tokens). Every edit updates all heads.");
+  item_tooltip(context.tr("top_sentence_tip"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 6.5f);
-  if (ImGui::BeginCombo("##examples", "Examples", ImGuiComboFlags_HeightLarge)) {
+  if (ImGui::BeginCombo("##examples", context.tr("top_examples"), ImGuiComboFlags_HeightLarge)) {
     for (const std::string& example : context.example_sentences)
       if (ImGui::Selectable(example.c_str(), example == text)) actions.emit(app::SetText{example});
     ImGui::EndCombo();
   }
   register_item(ui, ids::kExamples);
-  item_tooltip("Pick an example sentence (some have a hand-checked parse, used by the syntactic labels).");
+  item_tooltip(context.tr("top_examples_tip"));
 
   flow_same_line(font * 13.0f, font);
   const Model& model = state.document.model;
   int heads = model.layers[0].head_count();
-  if (count_control(ui, "heads", "Heads", heads, 1, kMaxHeads,
-                    "Heads per layer (1-16). Heads that stay keep their weights; new heads start from a fresh "
-                    "random initialisation.",
+  if (count_control(ui, "heads", context.tr("top_heads"), heads, 1, kMaxHeads, context.tr("top_heads_tip"),
                     ids::kHeadCount, ids::kHeadCountMinus, ids::kHeadCountPlus)) {
     actions.emit(app::SetHeadCount{heads, std::nullopt});
   }
   flow_same_line(font * 13.0f, font * 0.6f);
   int layers = static_cast<int>(model.layers.size());
-  if (count_control(ui, "layers", "Layers", layers, 1, kMaxLayers,
-                    "Stacked attention layers (1-6). Layer l+1 reads the output of layer l.", ids::kLayerCount, nullptr,
-                    nullptr))
+  if (count_control(ui, "layers", context.tr("top_layers"), layers, 1, kMaxLayers, context.tr("top_layers_tip"),
+                    ids::kLayerCount, nullptr, nullptr))
     actions.emit(app::SetLayerCount{layers});
 
   flow_same_line(font * 7.0f, font * 0.6f);
   ImGui::BeginDisabled(!actions.can_undo());
-  if (ImGui::Button("Undo")) actions.undo();
+  if (ImGui::Button(with_id(context.tr("top_undo"), "undo").c_str())) actions.undo();
   register_item(ui, ids::kUndo);
-  item_tooltip("Undo the last edit (Ctrl+Z).");
+  item_tooltip(context.tr("top_undo_tip"));
   ImGui::EndDisabled();
   ImGui::SameLine(0, 2);
   ImGui::BeginDisabled(!actions.can_redo());
-  if (ImGui::Button("Redo")) actions.redo();
+  if (ImGui::Button(with_id(context.tr("top_redo"), "redo").c_str())) actions.redo();
   register_item(ui, ids::kRedo);
-  item_tooltip("Redo (Ctrl+Shift+Z or Ctrl+Y).");
+  item_tooltip(context.tr("top_redo_tip"));
   ImGui::EndDisabled();
   flow_same_line(font * 9.0f, font * 0.6f);
-  if (ImGui::Button("Export / Share")) ImGui::OpenPopup("export_menu");
+  if (ImGui::Button(with_id(context.tr("top_export"), "export/share").c_str())) ImGui::OpenPopup("export_menu");
   register_item(ui, ids::kExportPng);
-  item_tooltip("Save a picture, the attention as CSV or the model file; share a link; open a file (or drop a .json on the page).");
+  item_tooltip(context.tr("top_export_tip"));
   if (ImGui::BeginPopup("export_menu")) {
     struct Choice {
-      const char* label;
-      const char* id;
+      const char* label_key;  // ui_text.json
+      const char* id;         // registered rectangle, and the item's ImGui id in every language
       ExportKind kind;
     };
     static const Choice kChoices[] = {
-        {"Heatmap of the selected head (PNG)", "export/heatmap_png", ExportKind::heatmap_png},
-        {"Arc view (PNG)", "export/arcs_png", ExportKind::arcs_png},
-        {"Whole screen (PNG)", "export/screen_png", ExportKind::screen_png},
-        {"Attention of the selected head (CSV)", "export/heatmap_csv", ExportKind::heatmap_csv},
-        {"Model file (JSON)", "export/model_json", ExportKind::model_json},
-        {"Copy a share link", "export/share_link", ExportKind::share_link},
-        {"Open a model or saved lab (JSON)...", "export/import", ExportKind::import_file}};
+        {"top_export_heatmap_png", "export/heatmap_png", ExportKind::heatmap_png},
+        {"top_export_arcs_png", "export/arcs_png", ExportKind::arcs_png},
+        {"top_export_screen_png", "export/screen_png", ExportKind::screen_png},
+        {"top_export_heatmap_csv", "export/heatmap_csv", ExportKind::heatmap_csv},
+        {"top_export_model_json", "export/model_json", ExportKind::model_json},
+        {"top_export_share_link", "export/share_link", ExportKind::share_link},
+        {"top_export_import", "export/import", ExportKind::import_file}};
     for (const Choice& choice : kChoices) {
-      if (ImGui::MenuItem(choice.label)) {
+      if (ImGui::MenuItem(with_id(context.tr(choice.label_key), choice.id).c_str())) {
         ui.pending_export = choice.kind;
         // The PNG must show the view it names, for the frame it is taken in; then the learner's
         // own view comes back (the platform restores it).
@@ -139,13 +139,15 @@ void draw_top_bar(PanelContext& context) {
   }
   ImGui::SameLine(0, 2);
   const bool dark = state.preferences.theme == "dark";
-  if (ImGui::Button(dark ? "Light" : "Dark"))
+  const std::string theme_label =
+      dark ? with_id(context.tr("top_theme_light"), "light") : with_id(context.tr("top_theme_dark"), "dark");
+  if (ImGui::Button(theme_label.c_str()))
     actions.emit(app::SetTheme{dark ? app::Theme::light : app::Theme::dark});
-  item_tooltip("Switch between the dark and the light theme.");
+  item_tooltip(context.tr("top_theme_tip"));
   ImGui::SameLine(0, 2);
   if (ImGui::Button("?")) ui.show_help = !ui.show_help;
   register_item(ui, ids::kHelp);
-  item_tooltip("Keyboard shortcuts and how to read the views (press ? any time).");
+  item_tooltip(context.tr("top_help_tip"));
 }
 
 }  // namespace headlab::ui

@@ -18,6 +18,7 @@
 #include "ui/role_timeline.h"
 #include "app/ui_text.h"
 #include "ui/widget_ids.h"
+#include "ui/value_slider.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
@@ -31,13 +32,6 @@ constexpr ImU32 kRepeatColour = IM_COL32(204, 121, 167, 255);  // reddish purple
 constexpr ImU32 kHeadColours[] = {IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),   IM_COL32(0, 158, 115, 255),
                                   IM_COL32(240, 228, 66, 255), IM_COL32(86, 180, 233, 255), IM_COL32(204, 121, 167, 255),
                                   IM_COL32(230, 159, 0, 255),  IM_COL32(150, 150, 150, 255)};
-
-// The tab's words in the learner's language (assets/ui_text.json, keys "train_*").
-struct Words {
-  const app::UiText& text;
-  app::Language language;
-  const char* operator()(const char* key) const { return text.get(key, language); }
-};
 
 void wrapped_disabled(const char* text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -109,7 +103,7 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   ImGui::TextUnformatted(t("train_lr"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 7.5f);
-  if (ImGui::SliderFloat("##lr", &lr, app::kMinLearningRate, app::kMaxLearningRate, "%.4f", ImGuiSliderFlags_Logarithmic))
+  if (value_slider_float("##lr", &lr, app::kMinLearningRate, app::kMaxLearningRate, "%.4f", ImGuiSliderFlags_Logarithmic))
     session.set_learning_rate(lr);
   register_item(ui, ids::kTrainRate);
   item_tooltip(t("train_lr_tip"));
@@ -120,7 +114,7 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   ImGui::TextUnformatted(t("train_speed"));
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 9.0f);
-  if (ImGui::SliderFloat("##speed", &percent, app::kMinSpeed * 100.0f, app::kMaxSpeed * 100.0f, t("train_speed_format")))
+  if (value_slider_float("##speed", &percent, app::kMinSpeed * 100.0f, app::kMaxSpeed * 100.0f, t("train_speed_format")))
     session.set_speed(percent / 100.0f);
   register_item(ui, ids::kTrainSpeed);
   item_tooltip(t("train_speed_tip"));
@@ -191,7 +185,7 @@ void draw_layer_dependence(const app::TrainingSession& session, LabUiState& ui, 
       labels.push_back(sample.heads[index].label);
     std::string roles;
     for (const auto& [family, count] : analysis::count_label_families(labels))
-      roles += (roles.empty() ? "" : ", ") + std::to_string(count) + " " + label_display_name(family);
+      roles += (roles.empty() ? "" : ", ") + std::to_string(count) + " " + label_display_name(family, t);
     const analysis::AttentionSpread& s = sample.spreads[l];
     ImGui::Text(t("train_layer_row"), static_cast<int>(l), s.distance, s.entropy, s.uniform_entropy);
     ImGui::SameLine();
@@ -239,11 +233,12 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float wi
       HeatmapOptions options;
       options.tokens = &snapshot.texts;
       options.show_labels = false;
+      options.empty_text = t("heatmap_no_tokens");
       options.selected = ui.training_head_layer == l && ui.training_head == h;
       const HeatmapResult r = heatmap("train_thumb", snapshot.trace.layers[l].heads[h].attention, ImVec2(tile, tile), options);
       register_item(ui, std::string(ids::kTrainHead) + "/" + std::to_string(l) + "/" + std::to_string(h));
       if (r.clicked) ui.training_head_layer = l, ui.training_head = h;
-      const std::string caption = index < roles.size() ? role_text(roles[index], false) : "";
+      const std::string caption = index < roles.size() ? role_text(roles[index], t, false) : "";
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + tile);
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(index < roles.size() && roles[index].label != "mixed"
                                                             ? role_colour(roles[index].label)
@@ -261,6 +256,9 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float wi
   HeatmapOptions options;
   options.tokens = &snapshot.texts;
   options.show_axis_titles = true;
+  options.key_title = t("heatmap_key_title");
+  options.query_title = t("heatmap_query_title");
+  options.empty_text = t("heatmap_no_tokens");
   const float side = std::min(width, font * 24.0f);
   const HeatmapResult r = heatmap("train_head_detail", snapshot.trace.layers[l].heads[h].attention, ImVec2(side, side), options);
   register_item(ui, ids::kTrainHeadDetail);
@@ -291,6 +289,7 @@ void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, f
     series.push_back({repeat_losses.data(), held_out_steps.data(), static_cast<int>(repeat_losses.size()), kRepeatColour,
                       t("train_loss_repeat"), true});
   PlotOptions options;
+  options.x_label = t("train_step_axis");
   options.x_max_at_least = 3000.0f;
   const int phase_change = session.phase_change_step();
   char mark[64];
@@ -323,7 +322,7 @@ void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, f
   }
   ImGui::TextUnformatted(t(induction ? "train_roles_title_symbols" : "train_roles_title"));
   help_marker(t(induction ? "train_roles_help_symbols" : "train_roles_help"));
-  draw_role_timeline(session, ui, width);
+  draw_role_timeline(session, ui, width, t);
   draw_training_heads(session, ui, width, t);
   draw_layer_dependence(session, ui, t);
 }
@@ -451,6 +450,7 @@ void draw_comparison(app::TrainingSession& session, LabUiState& ui, float width,
     const std::vector<float>& a = c->many.loss_history();
     const std::vector<float>& b = c->one.loss_history();
     PlotOptions options;
+    options.x_label = t("train_step_axis");
     options.x_max_at_least = static_cast<float>(app::kComparisonTargetSteps);
     line_plot("compare", {{a.data(), nullptr, static_cast<int>(a.size()), kTrainColour, many_name},
                           {b.data(), nullptr, static_cast<int>(b.size()), kHeldOutColour, one_name}},
@@ -465,7 +465,7 @@ void draw_comparison(app::TrainingSession& session, LabUiState& ui, float width,
 }  // namespace
 
 void draw_training_panel(PanelContext& context, float width, float height) {
-  const Words t{context.text, context.state().progress.language};
+  const Words t = context.words();
   if (!context.training) {
     ImGui::TextDisabled("%s", t("train_unavailable"));
     return;

@@ -66,7 +66,17 @@ struct CircuitsCache {
   int baseline_shape[4] = {-1, -1, -1, -1};  // d_model, d_v of layer_a, d_k and d_v of layer_b
 };
 
+// The token and feature names the panels show, as drawable text, for the model of `revision` and
+// a font of `glyphs` glyphs (the Chinese characters arrive later and turn "U+732B" into a glyph).
+struct StateTexts {
+  std::uint64_t revision = ~std::uint64_t{0};
+  int glyphs = -1;
+  std::vector<std::string> tokens;
+  std::vector<std::string> features;
+};
+
 struct LabUiState {
+  StateTexts state_texts;
   // Sentence field.
   std::string text_buffer;
   bool text_active = false;  // the field has focus: do not overwrite what is being typed

@@ -12,6 +12,7 @@
 #include "app/matrix_actions.h"
 #include "imgui.h"
 #include "ui/colormap.h"
+#include "ui/format_text.h"
 #include "ui/panels.h"
 #include "ui/weight_entry.h"
 #include "ui/widget_ids.h"
@@ -32,20 +33,20 @@ void line_menu(PanelContext& context, const app::MatrixRef& ref, app::Axis axis,
   ActionSink& actions = context.actions;
   const bool is_row = axis == app::Axis::row;
   const Eigen::Index length = is_row ? m.cols() : m.rows();
-  ImGui::TextDisabled("%s %d", is_row ? "row" : "column", index);
+  ImGui::TextDisabled(is_row ? context.tr("editor_row_n") : context.tr("editor_column_n"), index);
   const auto scale = [&](double factor) {
     actions.emit(app::ScaleLine{ref.layer, ref.head, ref.which, axis, index, factor});
   };
-  if (ImGui::MenuItem("Zero")) scale(0.0);
-  if (ImGui::MenuItem("Scale x2")) scale(2.0);
-  if (ImGui::MenuItem("Scale x0.5")) scale(0.5);
-  if (ImGui::MenuItem("Negate")) scale(-1.0);
-  if (ImGui::MenuItem("Copy")) {
+  if (ImGui::MenuItem(with_id(context.tr("editor_zero"), "zero").c_str())) scale(0.0);
+  if (ImGui::MenuItem(with_id(context.tr("editor_scale_x2"), "scalex2").c_str())) scale(2.0);
+  if (ImGui::MenuItem(with_id(context.tr("editor_scale_x05"), "scalex0.5").c_str())) scale(0.5);
+  if (ImGui::MenuItem(with_id(context.tr("editor_negate"), "negate").c_str())) scale(-1.0);
+  if (ImGui::MenuItem(with_id(context.tr("editor_copy"), "copy").c_str())) {
     context.ui.line_clipboard.assign(length, 0.0f);
     for (Eigen::Index k = 0; k < length; ++k) context.ui.line_clipboard[k] = is_row ? m(index, k) : m(k, index);
   }
   const bool can_paste = static_cast<Eigen::Index>(context.ui.line_clipboard.size()) == length;
-  if (ImGui::MenuItem("Paste", nullptr, false, can_paste)) {
+  if (ImGui::MenuItem(with_id(context.tr("editor_paste"), "paste").c_str(), nullptr, false, can_paste)) {
     actions.emit(app::SetLine{ref.layer, ref.head, ref.which, axis, index, context.ui.line_clipboard});
   }
 }
@@ -57,7 +58,7 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
   const bool named_rows = ref.which != app::WeightMatrix::W_O;
   float label_w = font * 3.0f;
   if (named_rows)
-    for (const auto& name : context.feature_names) label_w = std::max(label_w, ImGui::CalcTextSize(name.c_str()).x + font);
+    for (const auto& name : context.feature_names()) label_w = std::max(label_w, ImGui::CalcTextSize(name.c_str()).x + font);
   const float scale = std::max(1e-6f, m.cwiseAbs().maxCoeff());
   ImGui::BeginChild("grid", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
   register_rect(ui, ids::kEditorMatrix, ImGui::GetWindowPos(),
@@ -71,7 +72,7 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
     char header[16];
     std::snprintf(header, sizeof header, "%d", static_cast<int>(c));
     ImGui::Button(header, ImVec2(cell_w, cell_h));
-    item_tooltip("Column of the head's space. Right-click for column operations.");
+    item_tooltip(context.tr("editor_column_tip"));
     if (ImGui::BeginPopupContextItem("col_menu")) {
       line_menu(context, ref, app::Axis::column, static_cast<int>(c), m);
       ImGui::EndPopup();
@@ -83,13 +84,12 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
   while (clipper.Step()) {
     for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
       ImGui::PushID(r);
-      std::string name = named_rows && r < static_cast<int>(context.feature_names.size())
-                             ? context.feature_names[r]
-                             : "head " + std::to_string(r / std::max(1, context.state().document.model.layers[ref.layer].d_v)) +
-                                   " #" + std::to_string(r);
+      std::string name = named_rows && r < static_cast<int>(context.feature_names().size())
+                             ? context.feature_names()[r]
+                             : format_text(context.tr("editor_wo_row_name"),
+                                           r / std::max(1, context.state().document.model.layers[ref.layer].d_v), r);
       ImGui::Selectable(name.c_str(), false, 0, ImVec2(label_w - ImGui::GetStyle().ItemSpacing.x, cell_h));
-      item_tooltip(named_rows ? "Input feature (row of the matrix). Right-click for row operations."
-                              : "Row of W_O: one output dimension of one head. Right-click for row operations.");
+      item_tooltip(named_rows ? context.tr("editor_row_tip") : context.tr("editor_wo_row_tip"));
       if (ImGui::BeginPopupContextItem("row_menu")) {
         line_menu(context, ref, app::Axis::row, r, m);
         ImGui::EndPopup();
@@ -121,9 +121,7 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
         }
         if (ImGui::IsItemDeactivated()) context.actions.end_merge();
         if (hovered && !active)
-          ImGui::SetTooltip("%s[%s, %d] = %.6g\ndrag up/down to change (Shift faster, Alt finer)\n"
-                            "double-click or Ctrl-click to type a value",
-                            kMatrixNames[static_cast<int>(ref.which)], name.c_str(), c, v);
+          ImGui::SetTooltip(context.tr("editor_cell_tip"), kMatrixNames[static_cast<int>(ref.which)], name.c_str(), c, v);
         ImGui::PopID();
       }
       ImGui::PopID();
@@ -135,7 +133,7 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
 void preset_menu(PanelContext& context, int layer, int head) {
   const app::Language language = context.state().progress.language;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::BeginCombo("##preset", "Presets", ImGuiComboFlags_HeightLarge)) {
+  if (ImGui::BeginCombo("##preset", context.tr("editor_presets"), ImGuiComboFlags_HeightLarge)) {
     for (const Preset& preset : context.presets) {
       if (ImGui::Selectable(app::localized(preset.name, language).c_str()))
         context.actions.emit(app::ApplyPreset{layer, head, preset.id});
@@ -151,8 +149,7 @@ void preset_menu(PanelContext& context, int layer, int head) {
     ImGui::EndCombo();
   }
   register_item(context.ui, ids::kPresetCombo);
-  item_tooltip("Write a textbook head into W_Q, W_K and W_V of this head. You can read and edit what it wrote; "
-               "Ctrl+Z undoes it.");
+  item_tooltip(context.tr("editor_presets_tip"));
 }
 
 }  // namespace
@@ -162,7 +159,7 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
   const int layer = state.selection.layer, head = state.selection.head;
   const float font = ImGui::GetFontSize();
-  ImGui::Text("Layer %d, head %d", layer, head);
+  ImGui::Text(context.tr("editor_head_title"), layer, head);
   int which = static_cast<int>(ui.editor_matrix);
   ImGui::SameLine();
   if (segmented("matrix", kMatrixNames, 4, which, &ui, ids::kEditorTabs)) ui.editor_matrix = static_cast<app::WeightMatrix>(which);
@@ -170,32 +167,32 @@ void draw_weight_editor(PanelContext& context, float width, float height) {
   const Matrix* m = app::find_matrix(state, ref);
   if (!m) return;
   const Layer& model_layer = state.document.model.layers[layer];
-  const char* what = ui.editor_matrix == app::WeightMatrix::W_Q   ? "queries: what each token looks for"
-                     : ui.editor_matrix == app::WeightMatrix::W_K ? "keys: what each token offers to be found by"
-                     : ui.editor_matrix == app::WeightMatrix::W_V ? "values: what a token passes on when attended to"
-                                                                  : "output projection: mixes the concatenated heads";
+  const char* what = ui.editor_matrix == app::WeightMatrix::W_Q   ? context.tr("editor_what_wq")
+                     : ui.editor_matrix == app::WeightMatrix::W_K ? context.tr("editor_what_wk")
+                     : ui.editor_matrix == app::WeightMatrix::W_V ? context.tr("editor_what_wv")
+                                                                  : context.tr("editor_what_wo");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   ImGui::TextWrapped("%s (%d x %d): %s", kMatrixNames[which], static_cast<int>(m->rows()), static_cast<int>(m->cols()), what);
   ImGui::PopStyleColor();
   // Head actions.
   if (ui.editor_matrix != app::WeightMatrix::W_O) {
-    if (ImGui::Button("Randomize head")) {
+    if (ImGui::Button(with_id(context.tr("editor_randomize"), "randomizehead").c_str())) {
       context.actions.emit(app::ResetHead{layer, head, static_cast<std::uint32_t>(std::random_device{}())});
     }
-    item_tooltip("Fresh random W_Q, W_K, W_V for this head (a new seed). Undo with Ctrl+Z.");
+    item_tooltip(context.tr("editor_randomize_tip"));
     ImGui::SameLine();
-    if (ImGui::Button("Reset head")) {
+    if (ImGui::Button(with_id(context.tr("editor_reset"), "resethead").c_str())) {
       context.actions.emit(app::ResetHead{layer, head, state.document.model.seed});
     }
-    item_tooltip("Back to this head's initial weights (the model seed).");
+    item_tooltip(context.tr("editor_reset_tip"));
     flow_same_line(font * 7.0f);
     preset_menu(context, layer, head);
     flow_same_line(font * 5.0f);
     bool pruned = model_layer.heads[head].pruned;
-    if (ImGui::Checkbox("pruned", &pruned))
+    if (ImGui::Checkbox(with_id(context.tr("editor_pruned"), "pruned").c_str(), &pruned))
       context.actions.emit(app::SetPruned{layer, head, pruned});
     register_item(ui, ids::kEditorPruned);
-    item_tooltip("A pruned head still computes its attention, but contributes zeros to the concatenation.");
+    item_tooltip(context.tr("editor_pruned_tip"));
   }
   draw_grid(context, ref, *m, std::max(font * 6.0f, height - ImGui::GetCursorPosY() + ImGui::GetScrollY()));
   draw_weight_entry_popup(context);

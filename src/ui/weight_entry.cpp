@@ -7,30 +7,31 @@
 #include <string>
 
 #include "imgui.h"
+#include "ui/format_text.h"
 #include "ui/panels.h"
 
 namespace headlab::ui {
 
-bool parse_weight_text(const std::string& text, double& value, std::string& error) {
+bool parse_weight_text(const std::string& text, double& value, std::string& error, const Words& words) {
   std::size_t begin = text.find_first_not_of(" \t");
   std::size_t end = text.find_last_not_of(" \t");
   if (begin == std::string::npos) {
-    error = "Type a number, e.g. 0.5 or -2e-3.";
+    error = words("entry_empty");
     return false;
   }
   const std::string trimmed = text.substr(begin, end - begin + 1);
   char* stop = nullptr;
   const double parsed = std::strtod(trimmed.c_str(), &stop);
   if (stop == trimmed.c_str() || *stop != '\0') {
-    error = "\"" + trimmed + "\" is not a number.";
+    error = format_text(words("entry_not_a_number"), trimmed.c_str());
     return false;
   }
   if (!std::isfinite(parsed)) {
-    error = "Weights must be finite numbers (no NaN or infinity).";
+    error = words("entry_not_finite");
     return false;
   }
   if (std::fabs(parsed) > 1e30) {
-    error = "Weights must be at most 1e30 in size.";
+    error = words("entry_too_large");
     return false;
   }
   value = parsed;
@@ -57,7 +58,7 @@ void draw_weight_entry_popup(PanelContext& context) {
   // Named as the editor's axes are: W_Q, W_K, W_V rows are input features ("W_K[noun, 0]"), W_O
   // columns are the output's features ("W_O[3, noun]").
   const auto feature = [&](int index) {
-    return index >= 0 && index < static_cast<int>(context.feature_names.size()) ? context.feature_names[index] : std::to_string(index);
+    return index >= 0 && index < static_cast<int>(context.feature_names().size()) ? context.feature_names()[index] : std::to_string(index);
   };
   const bool output = entry.matrix.which == app::WeightMatrix::W_O;
   const std::string row = output ? std::to_string(entry.row) : feature(entry.row);
@@ -70,12 +71,12 @@ void draw_weight_entry_popup(PanelContext& context) {
   const bool submitted = ImGui::InputText("##value", entry.text, sizeof entry.text,
                                           ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
   ImGui::SameLine();
-  const bool ok = ImGui::Button("Set");
+  const bool ok = ImGui::Button(with_id(context.tr("entry_set"), "set").c_str());
   ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button(with_id(context.tr("entry_cancel"), "cancel").c_str())) ImGui::CloseCurrentPopup();
   if (submitted || ok) {
     double value = 0.0;
-    if (parse_weight_text(entry.text, value, entry.error)) {
+    if (parse_weight_text(entry.text, value, entry.error, context.words())) {
       const std::string refused =
           context.actions.emit(app::SetWeight{entry.matrix.layer, entry.matrix.head, entry.matrix.which, entry.row, entry.col, value}).error;
       if (refused.empty()) ImGui::CloseCurrentPopup();
@@ -88,7 +89,7 @@ void draw_weight_entry_popup(PanelContext& context) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", entry.error.c_str());
     ImGui::PopTextWrapPos();
   }
-  ImGui::TextDisabled("Enter to set, Escape to cancel");
+  ImGui::TextDisabled("%s", context.tr("entry_keys"));
   ImGui::EndPopup();
 }
 

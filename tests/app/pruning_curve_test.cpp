@@ -38,10 +38,12 @@ TEST(PruningCurve, HandBuiltModelsAreMeasuredByTheChangeOfTheLastLayersOutput) {
   EXPECT_GT(curve.importance.back(), 0.0f);
   // Least important first: the layer-0 head pruned first is the one the lab ranks lowest there.
   const auto first = curve.importance_order[0];
-  for (int h = 0; h < 4; ++h)
-    if (!state.document.model.layers[first.first].heads[h].pruned)
+  for (int h = 0; h < 4; ++h) {
+    if (!state.document.model.layers[first.first].heads[h].pruned) {
       EXPECT_LE(state.analysis.layers[first.first].heads[first.second].importance,
                 state.analysis.layers[first.first].heads[h].importance);
+    }
+  }
   EXPECT_EQ(controller.state().document.model.layers[0].heads[0].pruned, false) << "the lab model is untouched";
 }
 

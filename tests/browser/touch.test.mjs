@@ -33,10 +33,10 @@ test('on a phone a swipe scrolls without selecting, a tap selects, a text field 
     const r = await rectOf(page, `overview/head/0/${h}`);
     assert.ok(r.x >= 0 && r.x + r.width <= 390, `head ${h} fits the width (${r.x}, ${r.width})`);
   }
-  const before = await rectOf(page, 'overview/head/0/5');
+  const before = await rectOf(page, 'overview/head/0/2');  // on the first screen, under the lesson list
   const start = center(before);
   await swipe(page, start.x, start.y, start.y - 200);
-  const after = await rectOf(page, 'overview/head/0/5');
+  const after = await rectOf(page, 'overview/head/0/2');
   assert.ok(after.y < before.y - 100, `the swipe scrolled (${before.y} -> ${after.y})`);
   let state = await page.evaluate(() => window.headlab.state());
   assert.deepEqual(state.selection, { layer: 0, head: 0 }, 'the head under the finger was not selected');
@@ -54,5 +54,19 @@ test('on a phone a swipe scrolls without selecting, a tap selects, a text field 
   await page.touchscreen.tap(sentence.x, sentence.y);
   await frames(page, 3);
   assert.equal(await page.evaluate(() => document.activeElement.className), 'text-bridge', 'the on-screen keyboard has a field');
+  assert.deepEqual(errors, []);
+});
+
+test('on a phone every control is at least 40 px high, a finger wide', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 390, height: 844, touch: true });
+  await frames(page, 3);
+  // The controls of the first screen (the panels below it are reached by swiping).
+  const names = ['sentence', 'examples', 'heads/minus', 'heads/plus', 'heads/count', 'layers/count', 'undo', 'redo', 'help',
+                 'overview/summary'];
+  for (const name of names) {
+    const rect = await rectOf(page, name);
+    assert.ok(rect.height >= 40, `${name} is ${rect.height} px high`);
+  }
+  await screenshot(page, 'phone-touch-targets');
   assert.deepEqual(errors, []);
 });

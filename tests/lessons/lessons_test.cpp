@@ -47,7 +47,7 @@ TEST_F(LessonsTest, EveryGoalIsFalseAfterSetupAndTrueAfterSolution) {
           << "the step was marked completed on arrival (by a state on the way through its setup)";
       ASSERT_EQ(show_me(controller), "");
       sync_training(controller, training);
-      if (lessons::find_training_goal(lesson.steps[s].goal)) {
+      if (lessons::find_goal(lesson.steps[s].goal, lessons::GoalKind::training)) {
         EXPECT_TRUE(training.running() || training.experiment_running()) << "the solution does not start training";
         training.set_running(false);
         training.set_experiment_running(false);
@@ -71,7 +71,7 @@ TEST(EmergenceLessons, TrainingStepsReachTheirGoalByTraining) {
   for (int l = 0; l < static_cast<int>(resources.lessons.size()); ++l) {
     const lessons::Lesson& lesson = resources.lessons[l];
     for (int s = 0; s < static_cast<int>(lesson.steps.size()); ++s) {
-      if (!lessons::find_training_goal(lesson.steps[s].goal)) continue;
+      if (!lessons::find_goal(lesson.steps[s].goal, lessons::GoalKind::training)) continue;
       SCOPED_TRACE(lesson.id + "/" + lesson.steps[s].id);
       ++steps_checked;
       ASSERT_EQ(start_step(controller, l, s), "");
@@ -82,7 +82,9 @@ TEST(EmergenceLessons, TrainingStepsReachTheirGoalByTraining) {
       // The solution starts the run or the experiment; train whichever it started, as frames would.
       const bool experiment = training.experiment_running();
       ASSERT_TRUE(experiment || training.running());
-      if (!experiment) ASSERT_EQ(training.trainer()->steps_done(), 0);
+      if (!experiment) {
+        ASSERT_EQ(training.trainer()->steps_done(), 0);
+      }
       const auto steps = [&] { return experiment ? training.experiment()->steps_done() : training.trainer()->steps_done(); };
       while (!state.progress.goal_met && steps() < (experiment ? 12000 : 3000)) {
         if (experiment) training.step_experiment(500);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "app/controller.h"
+#include "app/lesson_runner.h"
 #include "app/training_session.h"
 #include "../app/test_resources.h"
 #include "headless_imgui.h"
@@ -38,13 +39,23 @@ TEST(Plot, BucketMeansAverageEqualSlicesAndSkipNaN) {
 }
 
 TEST(RoleText, RelationsReadInTheDirectionOfAttention) {
+  const Words en{app::test_resources(), app::Language::en};
   app::HeadRole role{"syntactic:nsubj", 0.9f, 0.5f, training::kHeadToDependent};
-  EXPECT_EQ(role_text(role), "verb -> subject (nsubj)");
+  EXPECT_EQ(role_text(role, en), "verb -> subject (nsubj)");
   role.direction = training::kDependentToHead;
-  EXPECT_EQ(role_text(role), "subject -> verb (nsubj)");
-  EXPECT_EQ(role_text(role, false), "subject -> verb");
-  EXPECT_EQ(role_text({"previous_token", 0.8f, 0.5f}), "previous token");
-  EXPECT_EQ(role_text({}), "mixed");
+  EXPECT_EQ(role_text(role, en), "subject -> verb (nsubj)");
+  EXPECT_EQ(role_text(role, en, false), "subject -> verb");
+  EXPECT_EQ(role_text({"previous_token", 0.8f, 0.5f}, en), "previous token");
+  EXPECT_EQ(role_text({}, en), "mixed");
+}
+
+TEST(RoleText, ChineseNamesTheRelationsEndsAndTheRoles) {
+  const Words zh{app::test_resources(), app::Language::zh};
+  const app::HeadRole role{"syntactic:nsubj", 0.9f, 0.5f, training::kDependentToHead};
+  EXPECT_EQ(role_text(role, zh), "主语 -> 动词 (nsubj)");
+  EXPECT_EQ(role_text({"previous_token", 0.8f, 0.5f}, zh), "前一个词");
+  EXPECT_EQ(role_text({}, zh), "混合");
+  EXPECT_EQ(role_text({"syntactic:xcomp", 0.9f, 0.5f}, zh), "xcomp（句法）");
 }
 
 class TrainingPanel : public ::testing::Test {
@@ -89,6 +100,14 @@ TEST_F(TrainingPanel, EveryViewDrawsAtEverySize) {
   for (const char* name : {ids::kTabTraining, ids::kTrainPlay, ids::kTrainStep, ids::kTrainSeed, ids::kTrainRestart,
                            ids::kTrainRate, ids::kTrainSpeed, ids::kTrainUse, ids::kTrainComparePlot})
     EXPECT_TRUE(ui.widget_rects.count(name)) << name;
+  // Every text the tab asks the table for exists, in Chinese too.
+  app::set_language(controller, app::Language::zh);
+  ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
+  for (const TrainingView view : {TrainingView::progress, TrainingView::probes, TrainingView::comparison}) {
+    ui.training_view = view;
+    frame(controller, session);
+  }
+  EXPECT_EQ(resources.ui_text.missing(), std::set<std::string>{});
 }
 
 TEST_F(TrainingPanel, ButtonsDriveTheSession) {

@@ -4,6 +4,7 @@
 
 #include "../app/test_resources.h"
 #include "app/controller.h"
+#include "app/lesson_runner.h"
 #include "headless_imgui.h"
 #include "imgui.h"
 #include "ui/arc_geometry.h"
@@ -63,16 +64,37 @@ TEST(ArcGeometry, ArcsRiseAboveTheRowAndEndAtTheKey) {
 }
 
 TEST(WeightEntry, ParsesNumbersAndRefusesTheRest) {
+  const Words en{app::test_resources(), app::Language::en};
   double v = 0;
   std::string error;
-  EXPECT_TRUE(parse_weight_text(" 1.5 ", v, error));
+  EXPECT_TRUE(parse_weight_text(" 1.5 ", v, error, en));
   EXPECT_DOUBLE_EQ(v, 1.5);
-  EXPECT_TRUE(parse_weight_text("-2e-3", v, error));
+  EXPECT_TRUE(parse_weight_text("-2e-3", v, error, en));
   EXPECT_DOUBLE_EQ(v, -2e-3);
   for (const char* bad : {"", "abc", "1.5x", "nan", "inf", "-Infinity", "1e31"}) {
-    EXPECT_FALSE(parse_weight_text(bad, v, error)) << bad;
+    EXPECT_FALSE(parse_weight_text(bad, v, error, en)) << bad;
     EXPECT_FALSE(error.empty());
   }
+  EXPECT_EQ(error, "Weights must be at most 1e30 in size.");
+  EXPECT_FALSE(parse_weight_text("1.5x", v, error, Words{app::test_resources(), app::Language::zh}));
+  EXPECT_EQ(error, "“1.5x”不是数字。");
+}
+
+// Chinese has no spaces: ImGui's word wrap (with scripts/patches/imgui-cjk-line-breaks.patch) breaks
+// between any two characters, but never puts closing punctuation at the start of a line.
+TEST(WordWrap, ChineseBreaksBetweenCharactersButNotBeforeClosingPunctuation) {
+  HeadlessImGui imgui;
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts[0];
+  const float ten_and_a_half = font->FallbackAdvanceX * 10.5f;  // the test font has no Chinese glyphs
+  const auto first_line_bytes = [&](const std::string& text) {
+    return font->CalcWordWrapPositionA(1.0f, text.data(), text.data() + text.size(), ten_and_a_half) - text.data();
+  };
+  EXPECT_EQ(first_line_bytes("一二三四五六七八九十甲乙丙"), 30);    // ten characters of three bytes
+  EXPECT_EQ(first_line_bytes("一二三四五六七八九十，甲乙"), 27);    // "，" takes "十" along
+  EXPECT_EQ(first_line_bytes("一二三四五六七八九（十甲乙"), 27);    // "（" goes along with "十"
+  const std::string english = "aaaa bbbb cccc dddd";                // and Latin text still wraps at spaces
+  const float width = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "aaaa bbbb c").x;
+  EXPECT_EQ(font->CalcWordWrapPositionA(1.0f, english.data(), english.data() + english.size(), width) - english.data(), 9);
 }
 
 class ControllerTest : public ::testing::Test {
@@ -138,6 +160,39 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   }
   EXPECT_TRUE(ui.widget_rects.count("heads/plus"));
   EXPECT_TRUE(ui.widget_rects.count("editor/cell/0/0"));
+}
+
+// Every text the lab asks the table for exists, in every view, both languages, with the help
+// overlay, the summary overview and a lesson open.
+TEST_F(ControllerTest, EveryViewFindsItsTextsInBothLanguages) {
+  app::Controller controller(state, resources);
+  controller.apply(app::SetLayerCount{2});
+  ASSERT_EQ(app::start_step(controller, 0, 0), "");
+  HeadlessImGui imgui;
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = ImVec2(1280, 720);
+  LabUiState ui;
+  ui.show_help = true;
+  ui.reveal_pruning = true;
+  for (const app::Language language : {app::Language::en, app::Language::zh}) {
+    app::set_language(controller, language);
+    for (const bool summary : {false, true}) {
+      ui.overview_summary = summary;
+      for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat, DetailView::circuits}) {
+        for (const SidePanel side : {SidePanel::weights, SidePanel::labels}) {
+          ui.detail = view;
+          ui.side = side;
+          for (int frame = 0; frame < 2; ++frame) {
+            io.DeltaTime = 1.0f / 60.0f;
+            ImGui::NewFrame();
+            draw_lab_window(controller, ui);
+            ImGui::Render();
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(resources.ui_text.missing(), std::set<std::string>{});
 }
 
 // The circuits tab shows the engine's circuits of the selected head and the composition of its
