@@ -2,6 +2,8 @@
 // Training speed in WebAssembly, measured in the page (issue 7, item 7), next to the native number.
 //   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--json]
 // Needs build/web (scripts/build-web) and Chromium. It prints
+//   0. first frame, cold cache: median of 5 loads, with when the wasm finished downloading and
+//      compiling (streamed together) and the bytes fetched before the first frame;
 //   1. raw WASM speed: default model (2 layers x 4 heads, d_model 64, batch 16) trained on the
 //      page's main thread with nothing else to do (window.headlab.trainBenchmark);
 //   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,
@@ -39,6 +41,33 @@ const server = await startServer();
 const browser = await launchBrowser();
 const result = { seconds, speed, seed };
 try {
+  // First frame, cold: a fresh browser context (empty cache) per load; the page's own marks split it
+  // into download and compile (streamed together), start-up and the first frame.
+  const loads = [];
+  for (let k = 0; k < 5; ++k) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.waitForFunction(() => performance.getEntriesByName('headlab-first-frame').length > 0, null, { timeout: 30000 });
+    loads.push(await page.evaluate(() => {
+      const at = (name) => performance.getEntriesByName(name)[0].startTime;
+      const first = at('headlab-first-frame');
+      const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('headlab.wasm'));
+      const nav = performance.getEntriesByType('navigation')[0];
+      const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= first);
+      return { first_frame_ms: first, wasm_downloaded_ms: wasm ? wasm.responseEnd : NaN, compiled_ms: at('headlab-compiled'),
+               bytes_before_first_frame: before.reduce((sum, e) => sum + e.transferSize, nav ? nav.transferSize : 0),
+               wasm_bytes: wasm ? wasm.transferSize : NaN };
+    }));
+    await context.close();
+  }
+  const median = (key) => loads.map((l) => l[key]).sort((a, b) => a - b)[Math.floor(loads.length / 2)];
+  result.first_frame = { loads, median_ms: median('first_frame_ms'), median_compiled_ms: median('compiled_ms'),
+                         median_wasm_downloaded_ms: median('wasm_downloaded_ms'), bytes_before_first_frame: median('bytes_before_first_frame') };
+  log(`first frame (cold, median of 5): ${result.first_frame.median_ms.toFixed(0)} ms; wasm downloaded at ` +
+      `${result.first_frame.median_wasm_downloaded_ms.toFixed(0)} ms, compiled at ${result.first_frame.median_compiled_ms.toFixed(0)} ms; ` +
+      `${(result.first_frame.bytes_before_first_frame / 1024).toFixed(0)} KB before it`);
+
   const { page } = await openLab(browser, server.url);
   const rectOf = async (name) => { await frames(page, 2); return page.evaluate((n) => window.headlab.widgetRect(n), name); };
   const clickOn = async (name) => {

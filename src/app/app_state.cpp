@@ -16,7 +16,7 @@ void recompute(AppState& state, const Resources& resources) {
     state.input = prepare_input(state.document, lexicon);
     capture_input_source(state.document, lexicon, state.input_source);
     if (state.input.truncated && !was_truncated)
-      push_notice(state, NoticeLevel::warning, "The text was cut to its first " + std::to_string(kMaxTokens) + " tokens.",
+      push_notice(state, resources.ui_text, NoticeLevel::warning, "notice_text_cut", {std::to_string(kMaxTokens)},
                   NoticeCause::truncated_input);
     if (!state.input.truncated) {
       std::vector<Notice>& notices = state.notices;
@@ -70,11 +70,46 @@ void update_goal(AppState& state, const Resources& resources) {
   if (p.goal_met) p.completed.insert(step_key(lesson, step));
 }
 
-void push_notice(AppState& state, NoticeLevel level, std::string text, NoticeCause cause) {
+namespace {
+
+// `pattern` with each "%s" replaced by the next of `args` ("%%" is "%").
+std::string fill(const std::string& pattern, const std::vector<std::string>& args) {
+  std::string out;
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && (pattern[i + 1] == 's' || pattern[i + 1] == '%')) {
+      if (pattern[i + 1] == '%') out += '%';
+      else if (next < args.size()) out += args[next++];
+      ++i;
+    } else {
+      out += pattern[i];
+    }
+  }
+  return out;
+}
+
+void add_notice(AppState& state, Notice notice) {
   constexpr std::size_t kMaxNotices = 8;
-  if (!state.notices.empty() && state.notices.back().text == text) return;
-  state.notices.push_back({level, std::move(text), cause});
+  if (!state.notices.empty() && state.notices.back().text == notice.text) return;
+  state.notices.push_back(std::move(notice));
   if (state.notices.size() > kMaxNotices) state.notices.erase(state.notices.begin());
+}
+
+}  // namespace
+
+void push_notice(AppState& state, NoticeLevel level, std::string text, NoticeCause cause) {
+  add_notice(state, {level, std::move(text), cause, {}, {}});
+}
+
+void push_notice(AppState& state, const UiText& texts, NoticeLevel level, const char* key, std::vector<std::string> args,
+                 NoticeCause cause) {
+  std::string text = fill(texts.get(key, Language::en), args);
+  add_notice(state, {level, std::move(text), cause, key, std::move(args)});
+}
+
+std::string notice_text(const Notice& notice, const UiText& texts, Language language) {
+  if (notice.key.empty() || language == Language::en) return notice.text;
+  return fill(texts.get(notice.key.c_str(), language), notice.args);
 }
 
 }  // namespace headlab::app

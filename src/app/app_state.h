@@ -8,6 +8,7 @@
 
 #include "app/action.h"
 #include "app/lesson_progress.h"
+#include "app/ui_text.h"
 #include "engine/analysis/analysis.h"
 #include "engine/document.h"
 #include "engine/forward.h"
@@ -23,8 +24,12 @@ enum class NoticeCause { none, truncated_input };
 
 struct Notice {
   NoticeLevel level = NoticeLevel::info;
-  std::string text;
+  std::string text;  // in English (the API's state, the tests)
   NoticeCause cause = NoticeCause::none;
+  // A notice of the lab's own is a text of assets/ui_text.json with "%s" filled by `args`, so it
+  // reads in the learner's language; an edit's refusal has no key and only `text`.
+  std::string key;
+  std::vector<std::string> args;
 };
 
 struct Selection {
@@ -72,5 +77,10 @@ void update_goal(AppState& state, const Resources& resources);
 
 // Adds a notice, keeping at most the last few so a flood of errors cannot grow memory.
 void push_notice(AppState& state, NoticeLevel level, std::string text, NoticeCause cause = NoticeCause::none);
+// Adds the notice `key` of the string table with its "%s" filled by `args`.
+void push_notice(AppState& state, const UiText& texts, NoticeLevel level, const char* key, std::vector<std::string> args,
+                 NoticeCause cause = NoticeCause::none);
+// A notice in `language`.
+std::string notice_text(const Notice& notice, const UiText& texts, Language language);
 
 }  // namespace headlab::app

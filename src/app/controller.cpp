@@ -33,6 +33,10 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
 
 void Controller::notify(NoticeLevel level, std::string text) { push_notice(state_, level, std::move(text)); }
 
+void Controller::notify(NoticeLevel level, const char* key, std::vector<std::string> args) {
+  push_notice(state_, resources_.ui_text, level, key, std::move(args));
+}
+
 bool Controller::undo() {
   if (undo_.empty()) return false;
   redo_.push_back(std::move(state_.document));

@@ -30,6 +30,8 @@ class Controller {
 
   // A notice from outside the app (the page, training): no undo step.
   void notify(NoticeLevel level, std::string text);
+  // The same, as the text `key` of assets/ui_text.json with its "%s" filled by `args`.
+  void notify(NoticeLevel level, const char* key, std::vector<std::string> args);
 
   // The training run's latest held-out sample (not an edit): training goals are checked again.
   void observe_training(lessons::TrainingReading reading);

@@ -391,18 +391,16 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
       const training::InductionHeadScores& strongest = timeline_.back().strongest_induction;
       controller.apply(SelectHead{strongest.layer, strongest.head});
     }
-    controller.notify(NoticeLevel::info, "Loaded the induction model trained for " + std::to_string(trainer_->steps_done()) +
-                                             " steps (seed " + std::to_string(settings_.seed) +
-                                             ") with a repeated symbol sequence; Ctrl+Z brings the previous model back.");
+    controller.notify(NoticeLevel::info, "notice_loaded_induction",
+                      {std::to_string(trainer_->steps_done()), std::to_string(settings_.seed)});
     return {};
   }
   // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
   document = with_annotated_sentence(std::move(document), controller.resources().analysis.gold);
   const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
   if (!loaded.ok()) return loaded.error;
-  controller.notify(NoticeLevel::info, "Loaded the model trained for " + std::to_string(trainer_->steps_done()) +
-                                           " steps (seed " + std::to_string(settings_.seed) +
-                                           "); Ctrl+Z brings the previous model back.");
+  controller.notify(NoticeLevel::info, "notice_loaded_trained",
+                    {std::to_string(trainer_->steps_done()), std::to_string(settings_.seed)});
   return {};
 }
 

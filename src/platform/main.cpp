@@ -231,7 +231,7 @@ std::string accessible_view_signature(const headlab::app::AppState& state) {
                   std::to_string(static_cast<int>(p.language));
   for (const headlab::lessons::GoalNumber& number : p.numbers)
     s += ' ' + std::to_string(number.head) + ':' + std::to_string(number.value) + ':' + std::to_string(number.holds);
-  for (const headlab::app::Notice& notice : state.notices) s += '\n' + notice.text;
+  for (const headlab::app::Notice& notice : state.notices) s += '\n' + notice.text;  // the language is above
   return s;
 }
 
@@ -243,7 +243,8 @@ void mirror_to_live_region(Platform& p) {
   const headlab::ui::Words words{p.controller->resources(), p.state.progress.language};
   std::string text = headlab::ui::format_text(words("a11y_head_title"), sel.layer, sel.head) + ": " +
                      headlab::ui::head_caption(p.state, sel.layer, sel.head, words) + ".";
-  if (!p.state.notices.empty()) text += " " + p.state.notices.back().text;
+  if (!p.state.notices.empty())
+    text += " " + headlab::app::notice_text(p.state.notices.back(), words.resources.ui_text, words.language);
   if (text != p.ui.live_text) {
     p.ui.live_text = text;
     set_live_text(text.c_str());
@@ -366,9 +367,7 @@ EMSCRIPTEN_KEEPALIVE void headlab_add_cjk_font(const unsigned char* data, int si
 
 EMSCRIPTEN_KEEPALIVE void headlab_font_failed(const char* reason) {
   if (!g_platform || !g_platform->controller) return;
-  g_platform->controller->notify(headlab::app::NoticeLevel::warning,
-                                 std::string("The Chinese font could not be loaded (") + (reason ? reason : "") +
-                                     "); characters without a glyph are shown by their code point, e.g. U+732B.");
+  g_platform->controller->notify(headlab::app::NoticeLevel::warning, "notice_font_failed", {reason ? reason : ""});
 }
 
 }  // extern "C"

@@ -74,7 +74,7 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
 json accessible_view(const app::AppState& state, const app::Resources& resources) {
   const app::Language language = state.progress.language;
   json notices = json::array();
-  for (const app::Notice& notice : state.notices) notices.push_back(notice.text);
+  for (const app::Notice& notice : state.notices) notices.push_back(app::notice_text(notice, resources.ui_text, language));
   return {{"lang", language == app::Language::zh ? "zh-Hans" : "en"},
           {"headings", {{"lesson", resources.ui_text.get("a11y_lesson", language)},
                         {"head", resources.ui_text.get("a11y_selected_head", language)},

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "engine/analysis/roles.h"
 #include "ui/format_text.h"
+#include "ui/head_caption.h"
 
 namespace headlab::ui {
 namespace {
@@ -29,13 +29,9 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
   switch (g.kind) {
     case GoalKind::attention:
       return format_text(text.get("goal_num_attention", language), g.layer, head, g.from.c_str(), g.to.c_str());
-    case GoalKind::score: {
-      analysis::Role role{};
-      const std::string name = analysis::role_from_id(g.role, role)
-                                   ? app::localized(resources.role_names[static_cast<int>(role)], language)
-                                   : g.role;
-      return format_text(text.get("goal_num_score", language), g.layer, head, name.c_str());
-    }
+    case GoalKind::score:  // "syntactic:nsubj" reads "nsubj (syntax)" / "nsubj（句法）"
+      return format_text(text.get("goal_num_score", language), g.layer, head,
+                         label_display_name(g.role, Words{resources, language}).c_str());
     case GoalKind::distance: return format_text(text.get("goal_num_distance", language), g.layer, g.head, g.head_b);
     case GoalKind::head_count: return format_text(text.get("goal_num_head_count", language), g.layer);
     case GoalKind::d_k: return format_text(text.get("goal_num_d_k", language), g.layer);

@@ -22,7 +22,7 @@ void draw_status_bar(PanelContext& context) {
                         : last.level == app::NoticeLevel::warning ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f)
                                                                   : ImGui::GetStyleColorVec4(ImGuiCol_Text);
   ImGui::SameLine();
-  ImGui::TextColored(colour, "| %s", last.text.c_str());
+  ImGui::TextColored(colour, "| %s", app::notice_text(last, context.resources().ui_text, state.progress.language).c_str());
 }
 
 }  // namespace headlab::ui

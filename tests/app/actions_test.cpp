@@ -51,7 +51,8 @@ TEST_F(ActionsTest, HugePasteIsCappedWithANotice) {
   recompute(state, resources);
   EXPECT_EQ(state.input.tokens.size(), kMaxTokens);
   ASSERT_FALSE(state.notices.empty());
-  EXPECT_NE(state.notices.back().text.find("64"), std::string::npos);
+  EXPECT_EQ(state.notices.back().text, "The text was cut to its first 64 tokens.");
+  EXPECT_EQ(notice_text(state.notices.back(), resources.ui_text, Language::zh), "文本被截断为前 64 个词元。");
 }
 
 TEST_F(ActionsTest, EmptySentenceIsFine) {

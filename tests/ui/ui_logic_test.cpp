@@ -9,6 +9,7 @@
 #include "imgui.h"
 #include "ui/arc_geometry.h"
 #include "ui/colormap.h"
+#include "ui/goal_number_text.h"
 #include "ui/heatmap_layout.h"
 #include "ui/lab_window.h"
 #include "ui/weight_entry.h"
@@ -95,6 +96,21 @@ TEST(WordWrap, ChineseBreaksBetweenCharactersButNotBeforeClosingPunctuation) {
   const std::string english = "aaaa bbbb cccc dddd";                // and Latin text still wraps at spaces
   const float width = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "aaaa bbbb c").x;
   EXPECT_EQ(font->CalcWordWrapPositionA(1.0f, english.data(), english.data() + english.size(), width) - english.data(), 9);
+}
+
+// A lesson goal's number names a syntactic role in words, never as its id "syntactic:nsubj".
+TEST(GoalNumberText, NamesSyntacticRolesInTheLearnersLanguage) {
+  lessons::Goal goal;
+  goal.kind = lessons::GoalKind::score;
+  goal.role = "syntactic:nsubj";
+  goal.layer = 0;
+  goal.min = 0.5;
+  const lessons::GoalNumber number{&goal, 1, 0.25, false};
+  const std::string zh = goal_number_text(number, app::test_resources(), app::Language::zh);
+  EXPECT_NE(zh.find("nsubj（句法）"), std::string::npos) << zh;
+  EXPECT_EQ(zh.find("syntactic"), std::string::npos) << zh;
+  const std::string en = goal_number_text(number, app::test_resources(), app::Language::en);
+  EXPECT_NE(en.find("L0H1 nsubj (syntax) score"), std::string::npos) << en;
 }
 
 class ControllerTest : public ::testing::Test {
