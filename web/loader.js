@@ -29,41 +29,67 @@
     return;
   }
 
-  // Downloads the wasm file ourselves so the bar shows real progress.
-  async function fetchWithProgress(url) {
+  function showProgress(received, total) {
+    progress.style.width = Math.min(100, (100 * received) / total).toFixed(1) + '%';
+    status.textContent = 'Loading the attention engine… ' + Math.round(received / 1024) + ' of ' +
+                         Math.round(total / 1024) + ' KB';
+  }
+
+  // Compiles the module while it downloads (instantiateStreaming), counting the bytes as they pass
+  // so the bar shows real progress. Without streaming support the bytes are compiled once complete.
+  async function instantiateWithProgress(url, imports) {
     const response = await fetch(url);
     if (!response.ok) throw new Error('could not download ' + url + ' (HTTP ' + response.status + ')');
     const total = Number(response.headers.get('Content-Length')) || 0;
-    if (!response.body || !total) return new Uint8Array(await response.arrayBuffer());
-    const reader = response.body.getReader();
-    const chunks = [];
-    let received = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      received += value.length;
-      progress.style.width = Math.min(100, (100 * received) / total).toFixed(1) + '%';
-      status.textContent = 'Loading the attention engine… ' + Math.round(received / 1024) + ' of ' +
-                           Math.round(total / 1024) + ' KB';
+    let body = response.body;
+    if (body && total && typeof TransformStream === 'function') {
+      let received = 0;
+      body = body.pipeThrough(new TransformStream({
+        transform(chunk, controller) {
+          received += chunk.length;
+          showProgress(received, total);
+          controller.enqueue(chunk);
+        },
+      }));
     }
-    const bytes = new Uint8Array(received);
-    let offset = 0;
-    for (const chunk of chunks) { bytes.set(chunk, offset); offset += chunk.length; }
-    return bytes;
+    const counted = body === response.body ? response : new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+    if (typeof WebAssembly.instantiateStreaming === 'function') return WebAssembly.instantiateStreaming(counted, imports);
+    const bytes = await counted.arrayBuffer();
+    status.textContent = 'Starting…';
+    return WebAssembly.instantiate(bytes, imports);
+  }
+
+  // Lets the page open offline after this visit (web/sw.js). Registered after the first frame, so
+  // pre-caching the shell never competes with the first download of the module. Where service
+  // workers are unavailable (file://, plain http off localhost, blocked storage, where merely
+  // reading navigator.serviceWorker throws) the page works as before, online only: at most a warning.
+  function registerOfflineWorker() {
+    try {
+      if (!('serviceWorker' in navigator)) return;
+      navigator.serviceWorker.register('sw.js').catch((error) => {
+        console.warn('HeadLab will not work offline: ' + error.message);
+      });
+    } catch (error) {
+      console.warn('HeadLab will not work offline: ' + error.message);
+    }
   }
 
   window.Module = {
     canvas: document.getElementById('canvas'),
     instantiateWasm(imports, done) {
-      fetchWithProgress('headlab.wasm')
-        .then((bytes) => { status.textContent = 'Starting…'; return WebAssembly.instantiate(bytes, imports); })
-        .then((result) => done(result.instance, result.module))
+      instantiateWithProgress('headlab.wasm', imports)
+        .then((result) => {
+          performance.mark('headlab-compiled');
+          status.textContent = 'Starting…';
+          done(result.instance, result.module);
+        })
         .catch((error) => fail('HeadLab could not start: ' + error.message));
       return {};
     },
     onFirstFrame() {
+      performance.mark('headlab-first-frame');  // read by scripts/bench-web.mjs
       overlay.classList.add('hidden');
+      registerOfflineWorker();
       const restored = window.headlabPersistence ? window.headlabPersistence.start() : Promise.resolve();
       restored.then(() => window.headlab._resolveReady());
     },
