@@ -32,6 +32,14 @@ WORD = re.compile(r'[A-Za-z]{2,}')
 PHRASE = re.compile(r'[A-Za-z]{2,}[,:;.?!]?\s+[A-Za-z]{2,}')  # two words: text for a reader, not an id
 
 
+def literal_end(code: str, i: int) -> int:
+    """The index just past the string or character literal that starts at code[i] (a quote)."""
+    quote, j, n = code[i], i + 1, len(code)
+    while j < n and code[j] != quote:
+        j += 2 if code[j] == '\\' else 1
+    return j + 1
+
+
 def strip_comments(code: str) -> str:
     out, i, n = [], 0, len(code)
     while i < n:
@@ -42,18 +50,10 @@ def strip_comments(code: str) -> str:
             j = code.find('*/', i + 2)
             out.append('\n' * code.count('\n', i, n if j < 0 else j))
             i = n if j < 0 else j + 2
-        elif code[i] == '"':
-            j = i + 1
-            while j < n and code[j] != '"':
-                j += 2 if code[j] == '\\' else 1
-            out.append(code[i:j + 1])
-            i = j + 1
-        elif code[i] == "'":
-            j = i + 1
-            while j < n and code[j] != "'":
-                j += 2 if code[j] == '\\' else 1
-            out.append(code[i:j + 1])
-            i = j + 1
+        elif code[i] in '"\'':
+            j = literal_end(code, i)
+            out.append(code[i:j])
+            i = j
         else:
             out.append(code[i])
             i += 1
@@ -65,19 +65,11 @@ def top_level_literals(code: str, start: int):
     depth, i, n = 0, start, len(code)
     while i < n:
         c = code[i]
-        if c == '"':
-            j = i + 1
-            while j < n and code[j] != '"':
-                j += 2 if code[j] == '\\' else 1
-            if depth == 1:
-                yield i, code[i + 1:j]
-            i = j + 1
-            continue
-        if c == "'":
-            j = i + 1
-            while j < n and code[j] != "'":
-                j += 2 if code[j] == '\\' else 1
-            i = j + 1
+        if c in '"\'':
+            j = literal_end(code, i)
+            if c == '"' and depth == 1:
+                yield i, code[i + 1:j - 1]
+            i = j
             continue
         if c in '([{':
             depth += 1
