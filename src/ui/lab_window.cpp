@@ -202,7 +202,7 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
     ui.detail = DetailView::training;
     ui.training_view = TrainingView::comparison;
   }
-  PanelContext context{actions, ui, resources.example_sentences, resources.ui_text, resources.presets, training};
+  PanelContext context{actions, ui, resources.example_sentences, resources.presets, training};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;

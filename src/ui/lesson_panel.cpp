@@ -32,7 +32,7 @@ void language_toggle(PanelContext& context) {
   int current = language == app::Language::zh ? 1 : 0;
   if (segmented("language", labels, 2, current, &context.ui, ids))
     context.actions.set_language(current == 1 ? app::Language::zh : app::Language::en);
-  item_tooltip(context.text.get("language_tip", language));
+  item_tooltip(context.tr("language_tip"));
 }
 
 void lesson_list(PanelContext& context) {
@@ -53,7 +53,7 @@ void lesson_list(PanelContext& context) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
       ImGui::TextUnformatted(app::localized(lesson.summary, language).c_str());
-      ImGui::TextDisabled(context.text.get("completed", language), done, static_cast<int>(lesson.steps.size()));
+      ImGui::TextDisabled(context.tr("completed"), done, static_cast<int>(lesson.steps.size()));
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
@@ -64,12 +64,12 @@ void lesson_list(PanelContext& context) {
 void free_play_view(PanelContext& context) {
   const app::AppState& state = context.state();
   const app::Language language = state.progress.language;
-  ImGui::TextWrapped("%s", context.text.get("welcome", language));
+  ImGui::TextWrapped("%s", context.tr("welcome"));
   const app::LessonList& lessons = context.resources().lessons;
   if (state.progress.paused_lesson < 0 && state.progress.completed.empty() && !lessons.empty()) {
     // A newcomer's way in: one large button, not a list to choose from.
     char label[256];
-    std::snprintf(label, sizeof label, context.text.get("start_first", language), app::localized(lessons[0].title, language).c_str());
+    std::snprintf(label, sizeof label, context.tr("start_first"), app::localized(lessons[0].title, language).c_str());
     ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.16f, 0.50f, 0.25f, 1.0f));
     ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
     if (ImGui::Button(label, ImVec2(-1, ImGui::GetFrameHeight() * 1.6f))) context.actions.start_lesson(0, 0);
@@ -77,14 +77,14 @@ void free_play_view(PanelContext& context) {
     register_item(context.ui, "lesson/start_first");
   }
   if (state.progress.paused_lesson >= 0) {
-    if (ImGui::Button(context.text.get("resume", language))) context.actions.resume_lesson();
+    if (ImGui::Button(context.tr("resume"))) context.actions.resume_lesson();
     register_item(context.ui, "lesson/resume");
   }
   ImGui::Separator();
   lesson_list(context);
   ImGui::Spacing();
-  if (ImGui::SmallButton(context.text.get("reset_progress", language))) context.actions.reset_progress();
-  item_tooltip(context.text.get("reset_progress_tip", language));
+  if (ImGui::SmallButton(context.tr("reset_progress"))) context.actions.reset_progress();
+  item_tooltip(context.tr("reset_progress_tip"));
 }
 
 void step_view(PanelContext& context) {
@@ -94,11 +94,11 @@ void step_view(PanelContext& context) {
   const lessons::Lesson& lesson = context.resources().lessons[p.lesson];
   const lessons::Step& step = lesson.steps[p.step];
   const float font = ImGui::GetFontSize();
-  ImGui::TextDisabled(context.text.get("lesson_of", language), p.lesson + 1, static_cast<int>(context.resources().lessons.size()));
+  ImGui::TextDisabled(context.tr("lesson_of"), p.lesson + 1, static_cast<int>(context.resources().lessons.size()));
   ImGui::SameLine();
   ImGui::TextDisabled("|");
   ImGui::SameLine();
-  ImGui::TextDisabled(context.text.get("step_of", language), p.step + 1, static_cast<int>(lesson.steps.size()));
+  ImGui::TextDisabled(context.tr("step_of"), p.step + 1, static_cast<int>(lesson.steps.size()));
   ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", app::localized(lesson.title, language).c_str());
   ImGui::Text("%s", app::localized(step.title, language).c_str());
   ImGui::Separator();
@@ -136,10 +136,10 @@ void step_view(PanelContext& context) {
   // A bordered box exactly as tall as its content, however the text wraps.
   ImGui::BeginChild("goal", ImVec2(0, 0), ImGuiChildFlags_Border | ImGuiChildFlags_AutoResizeY);
   ImGui::TextColored(met ? met_colour : ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s %s", met ? "\xE2\x9C\x93" : "\xE2\x86\x92",
-                     context.text.get("goal", language));
+                     context.tr("goal"));
   ImGui::SameLine();
   ImGui::TextWrapped("%s", app::localized(step.goal_text, language).c_str());
-  ImGui::TextDisabled("%s", context.text.get(met ? "goal_met" : "goal_open", language));
+  ImGui::TextDisabled("%s", context.tr(met ? "goal_met" : "goal_open"));
   // Each number the goal is about, live, against its target.
   for (const lessons::GoalNumber& number : p.numbers) {
     const std::string line = goal_number_text(number, context.resources(), language);
@@ -152,11 +152,11 @@ void step_view(PanelContext& context) {
     // The live probe: the number the goal is about, next to what guessing would give.
     const analysis::ExampleProbe& probe = p.probe->probe;
     char overlay[96];
-    std::snprintf(overlay, sizeof overlay, context.text.get("probe_bar", language), static_cast<int>(probe.accuracy * 100.0f + 0.5f),
+    std::snprintf(overlay, sizeof overlay, context.tr("probe_bar"), static_cast<int>(probe.accuracy * 100.0f + 0.5f),
                   static_cast<int>(p.probe->target * 100.0 + 0.5));
     ImGui::ProgressBar(probe.accuracy, ImVec2(-1, 0), overlay);
     char detail[256];
-    std::snprintf(detail, sizeof detail, context.text.get("probe_detail", language), static_cast<int>(probe.control_accuracy * 100.0f + 0.5f),
+    std::snprintf(detail, sizeof detail, context.tr("probe_detail"), static_cast<int>(probe.control_accuracy * 100.0f + 0.5f),
                   static_cast<int>(probe.majority_accuracy * 100.0f + 0.5f), probe.train_words, probe.test_words);
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", detail);
@@ -167,17 +167,17 @@ void step_view(PanelContext& context) {
     const double value = state.training ? lessons::training_goal_score(*training, *state.training) : NAN;
     char overlay[160];
     if (std::isfinite(value) && training->role == "experiment_head_counts") {
-      std::snprintf(overlay, sizeof overlay, context.text.get("goal_training_experiment_bar", language), static_cast<int>(value),
+      std::snprintf(overlay, sizeof overlay, context.tr("goal_training_experiment_bar"), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->experiment_runs);
     } else if (std::isfinite(value) && training->role == "distinct_roles") {
-      std::snprintf(overlay, sizeof overlay, context.text.get("goal_training_roles_bar", language), static_cast<int>(value),
+      std::snprintf(overlay, sizeof overlay, context.tr("goal_training_roles_bar"), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->steps);
     } else if (std::isfinite(value)) {
       const std::string role = "goal_training_" + training->role;
-      std::snprintf(overlay, sizeof overlay, context.text.get("goal_training_bar", language), training->layer,
-                    context.text.get(role.c_str(), language), value, training->min, state.training->steps);
+      std::snprintf(overlay, sizeof overlay, context.tr("goal_training_bar"), training->layer,
+                    context.tr(role.c_str()), value, training->min, state.training->steps);
     } else {
-      std::snprintf(overlay, sizeof overlay, "%s", context.text.get("goal_training_waiting", language));
+      std::snprintf(overlay, sizeof overlay, "%s", context.tr("goal_training_waiting"));
     }
     const float fraction = std::isfinite(value) && training->min > 0.0 ? static_cast<float>(value / training->min) : 0.0f;
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-1, 0), overlay);
@@ -187,29 +187,29 @@ void step_view(PanelContext& context) {
   ImGui::PopStyleColor();
   // Buttons.
   ImGui::BeginDisabled(p.lesson == 0 && p.step == 0);
-  if (ImGui::Button(context.text.get("back", language))) context.actions.previous_step();
+  if (ImGui::Button(context.tr("back"))) context.actions.previous_step();
   register_item(context.ui, "lesson/back");
   ImGui::EndDisabled();
   flow_same_line(font * 6.0f);
-  if (ImGui::Button(context.text.get("reset_step", language))) context.actions.reset_step();
+  if (ImGui::Button(context.tr("reset_step"))) context.actions.reset_step();
   register_item(context.ui, "lesson/reset");
   flow_same_line(font * 4.0f);
-  if (ImGui::Button(context.text.get("hint", language))) context.actions.reveal_hint();
+  if (ImGui::Button(context.tr("hint"))) context.actions.reveal_hint();
   register_item(context.ui, "lesson/hint");
-  if (p.hints_shown >= static_cast<int>(step.hints.size())) item_tooltip(context.text.get("no_more_hints", language));
+  if (p.hints_shown >= static_cast<int>(step.hints.size())) item_tooltip(context.tr("no_more_hints"));
   flow_same_line(font * 5.0f);
-  if (ImGui::Button(context.text.get("show_me", language))) context.actions.show_me();
+  if (ImGui::Button(context.tr("show_me"))) context.actions.show_me();
   register_item(context.ui, "lesson/show_me");
-  item_tooltip(context.text.get("show_me_tip", language));
+  item_tooltip(context.tr("show_me_tip"));
   flow_same_line(font * 4.0f);
   const bool unlocked = met || done_before;
   ImGui::BeginDisabled(!unlocked);
   if (unlocked) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.16f, 0.50f, 0.25f, 1.0f));
-  if (ImGui::Button(context.text.get("next", language))) context.actions.next_step();
+  if (ImGui::Button(context.tr("next"))) context.actions.next_step();
   if (unlocked) ImGui::PopStyleColor();
   register_item(context.ui, "lesson/next");
   ImGui::EndDisabled();
-  if (!unlocked) item_tooltip(context.text.get("next_locked", language));
+  if (!unlocked) item_tooltip(context.tr("next_locked"));
   ui.lesson_footer_height = ImGui::GetCursorPosY() - footer_top;
 }
 
@@ -217,23 +217,22 @@ void step_view(PanelContext& context) {
 
 void draw_lesson_panel(PanelContext& context, float width, float height) {
   const app::AppState& state = context.state();
-  const app::Language language = state.progress.language;
   const bool in_lesson =
       state.progress.lesson >= 0 && state.progress.lesson < static_cast<int>(context.resources().lessons.size());
   // In a step the text scrolls in its own region sized to leave the footer room. A scrollbar on
   // the whole panel, shown whenever a frame overflows, would narrow the text, change its wrapping
   // and the footer's height, and the two layouts would alternate frame by frame.
   ImGui::BeginChild("lesson_panel", ImVec2(width, height), true, in_lesson ? ImGuiWindowFlags_NoScrollbar : 0);
-  ImGui::TextUnformatted(context.text.get("lessons", language));
+  ImGui::TextUnformatted(context.tr("lessons"));
   ImGui::SameLine();
-  if (ImGui::SmallButton(context.text.get("all_lessons", language))) ImGui::OpenPopup("lesson_list");
+  if (ImGui::SmallButton(context.tr("all_lessons"))) ImGui::OpenPopup("lesson_list");
   register_item(context.ui, "lesson/list");
   if (state.progress.lesson >= 0) {
     // Up here rather than under the buttons, so the goal and Next keep their room.
     ImGui::SameLine();
-    if (ImGui::SmallButton(context.text.get("free_play", language))) context.actions.leave_lesson();
+    if (ImGui::SmallButton(context.tr("free_play"))) context.actions.leave_lesson();
     register_item(context.ui, "lesson/free_play");
-    item_tooltip(context.text.get("free_play_tip", language));
+    item_tooltip(context.tr("free_play_tip"));
   }
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 5.5f));
   language_toggle(context);

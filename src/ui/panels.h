@@ -19,7 +19,6 @@ struct PanelContext {
   ActionSink& actions;
   LabUiState& ui;
   const std::vector<std::string>& example_sentences;
-  const app::UiText& text;
   const std::vector<Preset>& presets;
   app::TrainingSession* training = nullptr;  // in-page training (absent: the tab says so)
   const app::AppState& state() const { return actions.state(); }
@@ -30,8 +29,8 @@ struct PanelContext {
   const std::vector<std::string>& feature_names() const { return texts().features; }
   const StateTexts& texts() const;
   // A UI text in the learner's language (assets/ui_text.json); printf patterns go through format_text.
-  const char* tr(const char* key) const { return text.get(key, state().progress.language); }
   Words words() const { return {resources(), state().progress.language}; }
+  const char* tr(const char* key) const { return words()(key); }
 };
 
 void draw_top_bar(PanelContext& context);
