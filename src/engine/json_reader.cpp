@@ -7,8 +7,6 @@
 namespace headlab {
 namespace {
 
-constexpr double kFloatMax = 3.0e38;  // a little under FLT_MAX, so the cast never overflows
-
 // " (got 17)", " (got NaN)", " (got \"yes\")": what came, so a learner sees the mistake at once. Strings
 // that stand for numbers (a page sends NaN and Infinity as "NaN", "Infinity") are shown bare; long
 // values are cut. Nothing when the value is missing.

@@ -37,6 +37,10 @@ std::string json_path(const std::string& parent, std::size_t index);
 class JsonReader {
  public:
   using json = nlohmann::json;
+  // The largest magnitude a float field accepts: a float itself (3e38 rounded to float), a little
+  // under FLT_MAX. Every number at most this rounds to a float at most this, so whatever a file
+  // accepts is written back as a number it accepts again.
+  static constexpr double kFloatMax = static_cast<double>(3.0e38f);
 
   bool ok() const { return error_.empty(); }
   // The first error, "path: message"; "" while everything read was fine.

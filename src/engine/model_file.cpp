@@ -48,7 +48,7 @@ struct ModelReader : JsonReader {
         const json& v = (*value)[i][j];
         // Millions of entries: the element's path is only built for an error.
         const double d = v.is_number() ? v.get<double>() : NAN;
-        if (std::fabs(d) <= 3.0e38) {
+        if (std::fabs(d) <= kFloatMax) {
           out(i, j) = static_cast<float>(d);
           continue;
         }
@@ -70,7 +70,7 @@ struct ModelReader : JsonReader {
     for (long j = 0; j < length; ++j) {
       const json& v = (*value)[j];
       const double d = v.is_number() ? v.get<double>() : NAN;
-      if (std::fabs(d) <= 3.0e38) {
+      if (std::fabs(d) <= kFloatMax) {
         out(j) = static_cast<float>(d);
         continue;
       }
