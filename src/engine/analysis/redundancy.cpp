@@ -1,11 +1,116 @@
 #include "engine/analysis/redundancy.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cfloat>
 
-#include "engine/analysis/fast_log.h"
+#include "engine/analysis/jensen_shannon.h"
 
 namespace headlab::analysis {
+namespace {
+
+constexpr int kBlock = 4;                    // keys per vector block
+constexpr int kBlocksPerWord = 64 / kBlock;  // support bits are grouped by block
+
+// Bit 4k of the result is set where block k (bits 4k..4k+3) of `bits` has any bit set.
+std::uint64_t any_in_block(std::uint64_t bits) {
+  return (bits | bits >> 1 | bits >> 2 | bits >> 3) & 0x1111111111111111u;
+}
+
+// The loops below list work without branching on the data, then do it in one loop: which blocks
+// of a row rise above the floor is random to the branch predictor, and a mispredicted branch per
+// row or block cost as much as the arithmetic.
+
+// Smooths one head's rows, marks their support and keeps, per block of 4 keys, what the row's
+// support there contributes to JS against the row's floor: every key of a row outside the other
+// row's support is at that floor.
+void prepare_head(const Matrix& attention, bool causal, float smoothing, RedundancyWorkspace& w, int head) {
+  const int n = static_cast<int>(attention.rows()), stride = w.stride, words = w.words, blocks = stride / kBlock;
+  const float keep = 1.0f - smoothing;
+  const std::ptrdiff_t first = static_cast<std::ptrdiff_t>(head) * n;  // the head's first stacked row
+  int listed = 0;
+  for (int i = 0; i < n; ++i) {
+    const int visible = causal ? i + 1 : n;
+    float* row = w.smoothed.data() + (first + i) * stride;
+    const float* a = attention.data() + static_cast<std::ptrdiff_t>(i) * n;  // (n) query i
+    for (int j = 0; j < visible; ++j) row[j] = keep * a[j] + w.floors[i];
+    std::fill(row + visible, row + stride, w.floors[i]);
+    std::uint64_t* support = w.support.data() + (first + i) * words;
+    float* solo = w.solo_blocks.data() + (first + i) * blocks;
+    // (Loops rather than std::fill: those become a memset call per row.)
+    for (int k = 0; k < words; ++k) {
+      std::uint64_t word = 0;
+      for (int b = k * kBlocksPerWord; b < std::min(blocks, (k + 1) * kBlocksPerWord); ++b) {
+        const unsigned bits = above_floor_bits(row + b * kBlock, w.floors[i]);
+        word |= static_cast<std::uint64_t>(bits) << (b % kBlocksPerWord * kBlock);
+        solo[b] = 0.0f;
+        w.block_list[listed] = {i, b * kBlock};
+        listed += bits != 0;
+      }
+      support[k] = word;
+    }
+    w.solo_sums[first + i] = 0.0f;
+  }
+  for (int k = 0; k < listed; ++k) {
+    const RedundancyWorkspace::KeyBlock block = w.block_list[k];
+    const std::ptrdiff_t r = first + block.row;
+    KeyTermSum terms;
+    terms.add(w.smoothed.data() + r * stride + block.key, w.floors[block.row]);
+    const float total = terms.total();
+    w.solo_blocks[r * blocks + block.key / kBlock] = total;
+    w.solo_sums[r] += total;
+  }
+}
+
+// Mean over rows of sqrt(JS) between heads a and b. Where two rows' supports do not meet, 2 JS is
+// the sum of their solo sums. Where they meet: the key terms of the blocks where both rise above
+// the floor plus the solo sums of the blocks where one does (both rows have the same floor).
+float pair_distance(RedundancyWorkspace& w, int n, int a, int b) {
+  const int stride = w.stride, words = w.words, blocks = stride / kBlock;
+  const std::ptrdiff_t first_a = static_cast<std::ptrdiff_t>(a) * n, first_b = static_cast<std::ptrdiff_t>(b) * n;
+  int meeting = 0;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t* sa = w.support.data() + (first_a + i) * words;
+    const std::uint64_t* sb = w.support.data() + (first_b + i) * words;
+    std::uint64_t meet = 0;
+    for (int k = 0; k < words; ++k) meet |= sa[k] & sb[k];
+    w.meeting_rows[meeting] = i;
+    meeting += meet != 0;
+    w.pair_sums[i] = w.solo_sums[first_a + i] + w.solo_sums[first_b + i];
+  }
+  int listed = 0;
+  for (int m = 0; m < meeting; ++m) {
+    const int i = w.meeting_rows[m];
+    const std::uint64_t* sa = w.support.data() + (first_a + i) * words;
+    const std::uint64_t* sb = w.support.data() + (first_b + i) * words;
+    const float* solo_a = w.solo_blocks.data() + (first_a + i) * blocks;
+    const float* solo_b = w.solo_blocks.data() + (first_b + i) * blocks;
+    float solo = 0.0f;
+    for (int k = 0; k < words; ++k) {
+      const std::uint64_t both = any_in_block(sa[k] & sb[k]), one = any_in_block(sa[k] | sb[k]) & ~both;
+      for (int c = k * kBlocksPerWord; c < std::min(blocks, (k + 1) * kBlocksPerWord); ++c) {
+        const int shift = c % kBlocksPerWord * kBlock;
+        solo += static_cast<float>((one >> shift) & 1u) * (solo_a[c] + solo_b[c]);
+        w.block_list[listed] = {i, c * kBlock};
+        listed += static_cast<int>((both >> shift) & 1u);
+      }
+    }
+    w.pair_sums[i] = solo;
+  }
+  for (int k = 0; k < listed; ++k) {
+    const RedundancyWorkspace::KeyBlock block = w.block_list[k];
+    KeyTermSum terms;
+    terms.add(w.smoothed.data() + (first_a + block.row) * stride + block.key,
+              w.smoothed.data() + (first_b + block.row) * stride + block.key);
+    w.pair_sums[block.row] += terms.total();
+  }
+  scaled_sqrt(w.pair_sums.data(), 0.5f, stride, w.row_distances.data());  // padding rows hold 0
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) sum += w.row_distances[i];
+  return sum / static_cast<float>(n);
+}
+
+}  // namespace
+
 void redundancy(const LayerTrace& layer, bool causal, float smoothing, float near_duplicate_distance,
                 RedundancyWorkspace& w, Matrix& distance, std::vector<std::pair<int, int>>& near_duplicates) {
   const int heads = static_cast<int>(layer.heads.size());
@@ -23,57 +128,38 @@ void redundancy(const LayerTrace& layer, bool causal, float smoothing, float nea
                           w.previous_attention.rows() == stacked_rows && w.previous_attention.cols() == n &&
                           w.previous_distance.rows() == heads;
   if (!same_shape) {
-    w.smoothed.resize(stacked_rows, n);
-    w.entropies.resize(static_cast<std::size_t>(stacked_rows));
-    w.terms.resize(static_cast<std::size_t>(n) * n);
-    w.mixture_entropies.resize(static_cast<std::size_t>(n));
+    w.stride = (n + kBlock - 1) / kBlock * kBlock;
+    w.words = (n + 63) / 64;
+    w.smoothed.resize(static_cast<std::size_t>(stacked_rows) * w.stride);
+    w.support.resize(static_cast<std::size_t>(stacked_rows) * w.words);
+    w.solo_blocks.resize(static_cast<std::size_t>(stacked_rows) * (w.stride / kBlock));
+    w.solo_sums.resize(static_cast<std::size_t>(stacked_rows));
+    w.pair_sums.assign(static_cast<std::size_t>(w.stride), 0.0f);
+    w.row_distances.resize(static_cast<std::size_t>(w.stride));
+    w.meeting_rows.resize(static_cast<std::size_t>(n));
+    w.block_list.resize(static_cast<std::size_t>(n) * (w.stride / kBlock));
+    w.floors.resize(static_cast<std::size_t>(n));
+    // A floor of 0 (smoothing 0) would put 0/0 into js_key_term; FLT_MIN changes no sum.
+    for (int i = 0; i < n; ++i) w.floors[i] = std::max(smoothing / static_cast<float>(causal ? i + 1 : n), FLT_MIN);
     w.previous_attention.resize(stacked_rows, n);
     w.previous_distance.setZero(heads, heads);
     w.previous_causal = causal;
     w.previous_smoothing = smoothing;
   }
   w.changed.assign(heads, same_shape ? 0 : 1);
-  const float keep = 1.0f - smoothing;
-  const int block = n * n;
-  float* terms = w.terms.data();
-  // A head's rows and a pair's mixture go through the same kernel and the same sums, so two
-  // identical heads come out exactly 0 apart.
-  const auto mixture_row_entropies = [&](const float* p, const float* q, float* out) {
-    neg_xlogx_of_mixture(p, q, block, terms);
-    for (int i = 0; i < n; ++i) out[i] = fixed_order_sum(terms + static_cast<std::ptrdiff_t>(i) * n, n);
-  };
   for (int h = 0; h < heads; ++h) {
     const Matrix& attention = layer.heads[h].attention;  // (n, n)
     auto previous = w.previous_attention.middleRows(static_cast<Eigen::Index>(h) * n, n);
     if (!w.changed[h] && previous == attention) continue;
     w.changed[h] = 1;
     previous = attention;
-    float* head_rows = w.smoothed.data() + static_cast<std::ptrdiff_t>(h) * block;
-    for (int i = 0; i < n; ++i) {
-      const int visible = causal ? i + 1 : n;
-      const float floor = smoothing / static_cast<float>(visible);
-      float* row = head_rows + static_cast<std::ptrdiff_t>(i) * n;
-      const float* a = attention.data() + static_cast<Eigen::Index>(i) * n;
-      for (int j = 0; j < visible; ++j) row[j] = keep * a[j] + floor;
-      // Masked keys hold 1: -1 ln 1 is exactly 0 in fast_log, so whole blocks can be summed.
-      for (int j = visible; j < n; ++j) row[j] = 1.0f;
-    }
-    mixture_row_entropies(head_rows, head_rows, w.entropies.data() + static_cast<std::ptrdiff_t>(h) * n);
+    prepare_head(attention, causal, smoothing, w, h);
   }
   for (int a = 0; a < heads; ++a)
     for (int b = a + 1; b < heads; ++b) {
       float d = w.previous_distance(a, b);
       if (w.changed[a] || w.changed[b]) {
-        float* mixed = w.mixture_entropies.data();
-        mixture_row_entropies(w.smoothed.data() + static_cast<std::ptrdiff_t>(a) * block,
-                              w.smoothed.data() + static_cast<std::ptrdiff_t>(b) * block, mixed);
-        float sum = 0.0f;
-        for (int i = 0; i < n; ++i) {
-          const Eigen::Index ra = static_cast<Eigen::Index>(a) * n + i, rb = static_cast<Eigen::Index>(b) * n + i;
-          const float js = mixed[i] - 0.5f * (w.entropies[ra] + w.entropies[rb]);
-          sum += std::sqrt(std::max(0.0f, js));  // rounding can make an exact 0 slightly negative
-        }
-        d = sum / static_cast<float>(n);
+        d = pair_distance(w, n, a, b);
         ++w.pairs_computed;
       }
       distance(a, b) = distance(b, a) = d;

@@ -4,7 +4,10 @@
 //
 // distance(a, b) = mean over queries i of sqrt(JS(A'_a[i], A'_b[i])), natural log, rows smoothed
 // as A' = (1 - s) A + s / k over the k visible keys. Range [0, sqrt(ln 2)] ~ [0, 0.833]; 0 means
-// the two heads attend identically. Pruned heads are compared like any other.
+// the two heads attend identically (identical heads come out exactly 0). Float arithmetic with a
+// fast logarithm (jensen_shannon.h): within 1e-5 of a double-precision computation, also for
+// nearly identical heads. Pruned heads are compared like any other.
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -16,11 +19,28 @@ namespace headlab::analysis {
 // last call saw, so a recompute only redoes the pairs that involve a head whose attention changed
 // (an edit of one head's weights changes 15 of a 16-head layer's 120 pairs). The result is the
 // same as computing from scratch: unchanged inputs give bit-equal distances.
+//
+// A row's support is the keys where it rises above its smoothing floor s / k. Peaked heads have a
+// few such keys per row, and where two rows' supports do not meet, their JS is the sum of what
+// each support contributes against the other row's floor, computed once per head (solo_blocks).
 struct RedundancyWorkspace {
-  Matrix smoothed;                    // (h * n, n) smoothed rows of every head, head-major
-  std::vector<float> entropies;       // (h * n) entropy of each smoothed row
-  std::vector<float> terms;           // (n * n) -m ln m of one head pair's mixture, entry by entry
-  std::vector<float> mixture_entropies; // (n) entropy of each row of that mixture
+  struct KeyBlock {
+    int row;  // query
+    int key;  // first of 4 keys
+  };
+  int stride = 0;                     // floats per stored row: n rounded up to blocks of 4 keys
+  int words = 0;                      // 64-bit support words per row
+  std::vector<float> smoothed;        // (h * n, stride) smoothed rows, head-major; masked and
+                                      // padding keys hold the row's floor
+  std::vector<std::uint64_t> support; // (h * n, words) bit j: key j is above the row's floor
+  std::vector<float> solo_blocks;     // (h * n, stride / 4) 2 JS of each block of 4 keys of the row
+                                      // against keys at the row's floor
+  std::vector<float> solo_sums;       // (h * n) their sum over the row
+  std::vector<float> pair_sums;       // (stride) 2 JS of each row of one head pair
+  std::vector<float> row_distances;   // (stride) sqrt(JS) of each row of that pair
+  std::vector<float> floors;          // (n) s / k of each row
+  std::vector<int> meeting_rows;      // (n) rows of that pair whose supports meet
+  std::vector<KeyBlock> block_list;   // (n * stride / 4) blocks of a head or pair to sum
   Matrix previous_attention;          // (h * n, n) the attention the smoothed rows came from
   Matrix previous_distance;           // (h, h) the distances computed from them
   bool previous_causal = false;
