@@ -41,13 +41,34 @@ const server = http.createServer((request, response) => {
       response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(200, {
+    // no-cache + ETag: the browser asks every time (a new build is never missed) and gets a bodiless
+    // 304 while its copy is current, so a reload, or the service worker's pre-cache right after the
+    // first visit, does not download the module again.
+    const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+    const headers = {
       'Content-Type': types[path.extname(file)] || 'application/octet-stream',
-      'Content-Length': stat.size,
       'Cache-Control': 'no-cache',
+      'ETag': etag,
+      'Vary': 'Accept-Encoding',
       'X-Content-Type-Options': 'nosniff',
+    };
+    if (request.headers['if-none-match'] === etag) {
+      response.writeHead(304, headers).end();
+      return;
+    }
+    // The build writes gzip copies of the large files (src/platform/CMakeLists.txt); one is sent
+    // when the browser takes gzip and the copy is as new as the file. X-Decoded-Length keeps the
+    // loader's progress bar exact (Content-Length is then the compressed size).
+    const gzipped = file + '.gz';
+    fs.stat(gzipped, (gzError, gzStat) => {
+      const useGzip = !gzError && gzStat.isFile() && gzStat.mtimeMs >= stat.mtimeMs &&
+                      /\bgzip\b/.test(request.headers['accept-encoding'] || '');
+      if (useGzip) Object.assign(headers, { 'Content-Encoding': 'gzip', 'X-Decoded-Length': stat.size });
+      headers['Content-Length'] = useGzip ? gzStat.size : stat.size;
+      response.writeHead(200, headers);
+      if (request.method === 'HEAD') response.end();
+      else fs.createReadStream(useGzip ? gzipped : file).pipe(response);
     });
-    fs.createReadStream(file).pipe(response);
   });
 });
 

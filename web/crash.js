@@ -1,6 +1,7 @@
 // When the engine traps (a WebAssembly RuntimeError, or an Emscripten abort) its memory can no
-// longer be trusted and every later call would fail: stop asking it anything, say so in plain words,
-// offer a reload, and stop autosave so the last good save is what the reload restores.
+// longer be trusted and every later call would fail: stop asking it anything, say so in plain words
+// (in the lab's last language, web/page-text.js), offer a reload, and stop autosave so the last good
+// save is what the reload restores.
 'use strict';
 (function () {
   let stopped = false;
@@ -14,7 +15,9 @@
 
   function savedAt() {
     const time = window.headlabPersistence && window.headlabPersistence.lastSavedAt;
-    return time ? ' (saved at ' + new Date(time).toLocaleTimeString() + ')' : '';
+    if (!time) return '';
+    const { text, locale } = window.headlabPageText;
+    return text('crashed_saved_at', { time: new Date(time).toLocaleTimeString(locale()) });
   }
 
   function stop(what) {
@@ -26,9 +29,7 @@
     overlay.classList.remove('hidden');
     overlay.classList.add('stopped');
     status.className = 'error';
-    status.textContent = 'HeadLab hit an internal error and stopped (' + String(what).slice(0, 200) + '). ' +
-      'Your work up to the last autosave' + savedAt() + ' is kept in this browser and comes back when ' +
-      'you reload. Sorry about that.';
+    status.textContent = window.headlabPageText.text('crashed', { what: String(what).slice(0, 200), saved_at: savedAt() });
     document.querySelector('#overlay .bar').style.display = 'none';
     reload.hidden = false;
     reload.focus();

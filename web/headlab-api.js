@@ -113,6 +113,9 @@
     // (names: src/ui/widget_ids.h, e.g. "heads/plus", "editor/cell/5/0", "overview/head/0/2").
     widgetRect: (name) => (window.headlabCrash.stopped ? null
       : JSON.parse(callWithString('headlab_widget_rect', String(name)))),
+    // Input events received but not yet acted on (keys typed within one frame land over the next
+    // few): 0 once the lab has caught up with everything the browser sent it.
+    inputPending: () => (window.headlabCrash.stopped ? 0 : Module._headlab_input_pending()),
     // The last export made through the Export menu: {kind, name, ...}.
     lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),

@@ -1,11 +1,15 @@
-// Starts the wasm module with a download progress bar, and explains in words (never a blank page)
-// when the browser lacks WebAssembly or WebGL2, or when the module fails.
+// Starts the wasm module with a download progress bar, and explains in words (never a blank page),
+// in the learner's language (web/page-text.js), when the browser lacks WebAssembly or WebGL2, or
+// when the module fails.
 'use strict';
 (function () {
   const overlay = document.getElementById('overlay');
   const status = document.getElementById('status');
   const progress = document.getElementById('progress');
+  const pageText = window.headlabPageText.text;
+  const couldNotStart = (reason) => pageText('could_not_start', { reason });
   let failed = false;
+  status.textContent = pageText('loading');
 
   function fail(message) {
     if (failed) return;
@@ -18,35 +22,46 @@
   }
 
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
-    fail('This browser cannot run WebAssembly, which HeadLab needs. Please open the page in a current ' +
-         'version of Chrome, Edge, Firefox or Safari.');
+    fail(pageText('no_webassembly'));
     return;
   }
-  const probe = document.createElement('canvas').getContext('webgl2');
-  if (!probe) {
-    fail('This browser or device has WebGL2 turned off or unsupported, and HeadLab draws with it. ' +
-         'Enable hardware acceleration in the browser settings, or try another browser.');
+  // The canvas's WebGL2 context is made now, while the module downloads: creating the first context
+  // starts the browser's GPU side and takes a large share of start-up. The module's own request
+  // later gets this same context back (a canvas has one), so the attributes are the ones it asks
+  // for (SDL's defaults: no alpha, depth, stencil or multisampling).
+  if (!document.getElementById('canvas').getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) {
+    fail(pageText('no_webgl2'));
     return;
   }
 
+  // At most once per animation frame: a DOM update per network chunk slowed the download itself.
+  let progressShown = false;
   function showProgress(received, total) {
-    progress.style.width = Math.min(100, (100 * received) / total).toFixed(1) + '%';
-    status.textContent = 'Loading the attention engine… ' + Math.round(received / 1024) + ' of ' +
-                         Math.round(total / 1024) + ' KB';
+    if (progressShown) return;
+    progressShown = true;
+    requestAnimationFrame(() => {
+      progressShown = false;
+      progress.style.width = Math.min(100, (100 * received.value) / total).toFixed(1) + '%';
+      status.textContent = pageText('loading_progress', { received: Math.round(received.value / 1024), total: Math.round(total / 1024) });
+    });
   }
 
   // Compiles the module while it downloads (instantiateStreaming), counting the bytes as they pass
   // so the bar shows real progress. Without streaming support the bytes are compiled once complete.
   async function instantiateWithProgress(url, imports) {
     const response = await fetch(url);
-    if (!response.ok) throw new Error('could not download ' + url + ' (HTTP ' + response.status + ')');
-    const total = Number(response.headers.get('Content-Length')) || 0;
+    if (!response.ok) throw new Error(pageText('download_failed', { url, status: response.status }));
+    // The body arrives decoded, so a compressed answer's Content-Length is not its size: the bar
+    // needs the decoded size, which scripts/serve.mjs sends (X-Decoded-Length); without it the
+    // module loads the same, only without the bar.
+    const total = response.headers.get('Content-Encoding') ? Number(response.headers.get('X-Decoded-Length')) || 0
+                                                           : Number(response.headers.get('Content-Length')) || 0;
     let body = response.body;
     if (body && total && typeof TransformStream === 'function') {
-      let received = 0;
+      const received = { value: 0 };
       body = body.pipeThrough(new TransformStream({
         transform(chunk, controller) {
-          received += chunk.length;
+          received.value += chunk.length;
           showProgress(received, total);
           controller.enqueue(chunk);
         },
@@ -55,7 +70,7 @@
     const counted = body === response.body ? response : new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
     if (typeof WebAssembly.instantiateStreaming === 'function') return WebAssembly.instantiateStreaming(counted, imports);
     const bytes = await counted.arrayBuffer();
-    status.textContent = 'Starting…';
+    status.textContent = pageText('starting');
     return WebAssembly.instantiate(bytes, imports);
   }
 
@@ -80,34 +95,35 @@
       instantiateWithProgress('headlab.wasm', imports)
         .then((result) => {
           performance.mark('headlab-compiled');
-          status.textContent = 'Starting…';
+          status.textContent = pageText('starting');
           done(result.instance, result.module);
         })
-        .catch((error) => fail('HeadLab could not start: ' + error.message));
+        .catch((error) => fail(couldNotStart(error.message)));
       return {};
     },
     onFirstFrame() {
       performance.mark('headlab-first-frame');  // read by scripts/bench-web.mjs
       overlay.classList.add('hidden');
+      window.headlabPageText.followTheLab();
       registerOfflineWorker();
       const restored = window.headlabPersistence ? window.headlabPersistence.start() : Promise.resolve();
-      restored.then(() => window.headlab._resolveReady());
+      Promise.all([restored, window.headlabLoadLateAssets()]).then(() => window.headlab._resolveReady());
     },
-    onFatal(message) { fail('HeadLab could not start: ' + message); },
+    onFatal(message) { fail(couldNotStart(message)); },
     onAbort(what) {
       if (window.Module.calledRun) window.headlabCrash.stop(what);
-      else fail('HeadLab could not start: ' + what);
+      else fail(couldNotStart(what));
     },
     print(text) { console.log(text); },
     printErr(text) { console.warn(text); },
   };
 
   window.addEventListener('error', (event) => {
-    if (!window.Module || !window.Module.calledRun) fail('HeadLab could not start: ' + event.message);
+    if (!window.Module || !window.Module.calledRun) fail(couldNotStart(event.message));
   });
 
   const script = document.createElement('script');
   script.src = 'headlab.js';
-  script.onerror = () => fail('HeadLab could not start: headlab.js did not load. Is the site complete?');
+  script.onerror = () => fail(couldNotStart(pageText('script_missing')));
   document.body.appendChild(script);
 })();

@@ -1,9 +1,10 @@
 // Nothing a learner does is lost: autosave to localStorage, share links in the URL fragment, JSON
 // import by file picker or drag-and-drop. Everything that comes in is untrusted and goes through
 // the engine's strict loader (loadState / loadModel); a refusal leaves the current work untouched
-// and says why in a visible notice.
+// and says why in a visible notice, in the lab's language (web/page-text.js).
 'use strict';
 (function () {
+  const pageText = window.headlabPageText.text;
   const STORAGE_KEY = 'headlab.state';
   const BACKUP_PREFIX = 'headlab.state.unreadable.';
   // Set while saved work is being restored and cleared once frames have been drawn with it: if it is
@@ -37,7 +38,7 @@
   function loadText(text, source) {
     let format = '';
     try { format = JSON.parse(text).format; } catch (e) {
-      notify(`${source} is not valid JSON; your current work is unchanged.`, 'error');
+      notify(pageText('file_not_json', { source }), 'error');
       return false;
     }
     try {
@@ -45,7 +46,7 @@
       else window.headlab.loadState(text);
       return true;
     } catch (e) {
-      notify(`${source} was not loaded: ${e.message}. Your current work is unchanged.`, 'error');
+      notify(pageText('file_not_loaded', { source, reason: e.message }), 'error');
       return false;
     }
   }
@@ -73,7 +74,7 @@
       lastSaved = text;
       window.headlabPersistence.lastSavedAt = Date.now();
     } catch (e) {
-      notify('Autosave failed (browser storage is full or disabled). Export your model to keep it.', 'warning');
+      notify(pageText('autosave_failed'), 'warning');
     }
   }
 
@@ -83,9 +84,9 @@
     if (!location.hash.startsWith(LINK_PREFIX)) return;
     try {
       window.headlab.request({ op: 'openShareLink', fragment: location.hash });
-      notify(ownWorkLoaded ? 'Opened the shared lab. Undo (Ctrl+Z) goes back to your own work.' : 'Opened the shared lab.');
+      notify(pageText(ownWorkLoaded ? 'link_opened_undo' : 'link_opened'));
     } catch (e) {
-      notify(`The shared link could not be read (${e.message}); your own work is unchanged.`, 'error');
+      notify(pageText('link_unreadable', { reason: e.message }), 'error');
     }
     history.replaceState(null, '', location.pathname + location.search);
   }
@@ -96,8 +97,9 @@
     const store = storage();
     const saved = store && store.getItem(STORAGE_KEY);
     let loaded = false;
+    if (saved) speakLanguageOf(saved);
     if (saved && store.getItem(RESTORING_KEY)) {
-      keepAside(store, saved, 'restoring it stopped HeadLab last time');
+      keepAside(store, saved, pageText('restore_stopped_last_time'));
     } else if (saved) {
       let error = '';
       try { store.setItem(RESTORING_KEY, '1'); } catch (e) { /* storage full: restore without the guard */ }
@@ -108,11 +110,20 @@
     openLinkInAddressBar(loaded);
   }
 
+  // Restored or set aside, saved work keeps the language the learner chose, if its text still tells it:
+  // the lab shows it from the next frame on, the page's notices from now.
+  function speakLanguageOf(saved) {
+    const language = window.headlabPageText.languageOf(saved);
+    if (!language) return;
+    try { window.headlab.setLanguage(language); } catch (e) { return; }
+    window.headlabPageText.setLanguage(language);
+  }
+
   // Keeps saved work that cannot be restored under a dated key, so nothing is lost, and starts clean.
   function keepAside(store, saved, why) {
     const backup = BACKUP_PREFIX + new Date().toISOString();
     try { store.setItem(backup, saved); store.removeItem(STORAGE_KEY); store.removeItem(RESTORING_KEY); } catch (e) { /* storage full: leave it */ }
-    notify(`Your saved work could not be restored (${why}). It was kept under "${backup}" in this browser's storage; starting clean.`, 'error');
+    notify(pageText('restore_set_aside', { reason: why, key: backup }), 'error');
   }
 
   function afterFrames(count, then) {
@@ -125,25 +136,25 @@
       const link = location.origin + location.pathname + window.headlab.request({ op: 'shareLink' });
       try {
         await navigator.clipboard.writeText(link);
-        notify('Link copied: anyone who opens it gets this exact lab.');
+        notify(pageText('link_copied'));
       } catch (e) {
-        notify('Copy the link from the address bar: ' + link.slice(0, 80) + '…');
+        notify(pageText('link_copy_by_hand', { link: link.slice(0, 80) }));
       }
       history.replaceState(null, '', link);
       window.headlabPersistence.lastLink = link;
     } catch (e) {
-      notify('The link could not be made: ' + e.message, 'error');
+      notify(pageText('link_failed', { reason: e.message }), 'error');
     }
   }
 
   async function readFile(file) {
     if (!file) return;
     if (file.size > MAX_IMPORT_BYTES) {
-      notify(`${file.name} is larger than 32 MB and was not opened.`, 'error');
+      notify(pageText('file_too_large', { name: file.name }), 'error');
       return;
     }
     const text = await file.text();
-    if (loadText(text, file.name)) notify(`Opened ${file.name}.`);
+    if (loadText(text, file.name)) notify(pageText('file_opened', { name: file.name }));
   }
 
   function pickFile() {
@@ -164,7 +175,7 @@
   // Called by the loader after the first frame; headlab.ready resolves once this has finished, so
   // whatever a script sees after ready already includes the restored work.
   async function start() {
-    try { await restore(); } catch (e) { notify('Saved work could not be restored: ' + e.message, 'error'); }
+    try { await restore(); } catch (e) { notify(pageText('restore_failed', { reason: e.message }), 'error'); }
     setInterval(autosave, AUTOSAVE_MS);
     window.addEventListener('hashchange', () => openLinkInAddressBar(true));  // a link pasted into an open tab
     window.addEventListener('pagehide', () => autosave(true));

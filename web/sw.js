@@ -10,13 +10,14 @@
 const CACHE_PREFIX = 'headlab-';
 const CACHE = CACHE_PREFIX + 'v1';
 
-// The app shell: what index.html loads before the first frame, so the first visit is enough to open
-// offline. Not lazy-fonts/: English learners never download the Chinese characters; those files are
-// stored when a text first needs them, like any other response.
+// The app shell: what index.html loads before the first frame, and the trained model it fetches
+// right after, so the first visit is enough to open offline. Not lazy-fonts/: English learners
+// never download the Chinese characters; those files are stored when a text first needs them, like
+// any other response.
 const SHELL = [
   './', 'index.html', 'style.css', 'favicon.svg',
-  'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
-  'persistence.js', 'loader.js', 'headlab.js', 'headlab.wasm',
+  'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
+  'persistence.js', 'loader.js', 'late-assets.js', 'headlab.js', 'headlab.wasm', 'models/trained.json',
 ];
 
 self.addEventListener('install', (event) => {

@@ -115,7 +115,8 @@ std::string perform(AppState& state, const Resources&, const ResetHead& a) {
 std::string perform(AppState& state, const Resources&, const LoadModel& a) { return load_model(state, a.json); }
 
 std::string perform(AppState& state, const Resources& resources, const LoadTrainedModel&) {
-  Result<Document> parsed = parse_model_file(resources.trained_model);
+  if (!resources.trained_model->arrived) return "The trained model is still downloading; try again in a moment.";
+  Result<Document> parsed = parse_model_file(resources.trained_model->text);
   if (!parsed.ok()) return "the shipped trained model: " + parsed.error();
   state.document = with_annotated_sentence(std::move(parsed).value(), resources.analysis.gold);
   return {};

@@ -64,9 +64,11 @@ Result<Resources> load_resources() {
   Result<training::Grammar> grammar = training::load_grammar();
   if (!grammar.ok()) return fail(grammar.error());
   resources.grammar = std::move(grammar).value();
-  std::optional<std::string> trained_model = read_asset("models/trained.json");
-  if (!trained_model) return fail("assets/models/trained.json could not be read");
-  resources.trained_model = std::move(*trained_model);
+  // Absent from the web app's embedded assets (the page fetches it); present everywhere else.
+  if (std::optional<std::string> trained_model = read_asset("models/trained.json")) {
+    resources.trained_model->text = std::move(*trained_model);
+    resources.trained_model->arrived = true;
+  }
 
   const std::optional<std::string> ui_text = read_asset("ui_text.json");
   if (!ui_text) return fail("assets/ui_text.json could not be read");

@@ -2,6 +2,7 @@
 // Everything the lab reads from assets/, loaded and validated once at start-up and then passed by
 // const reference: recompute, actions, training and request handlers do no file I/O.
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,13 @@
 
 namespace headlab::app {
 
+// An asset that may arrive after start-up. Resources stay one immutable value; only this slot is
+// filled, once, when the file arrives (natively: at load; in the page: by the platform layer).
+struct LateAsset {
+  std::string text;
+  bool arrived = false;
+};
+
 struct Resources {
   Lexicon lexicon;                           // assets/lexicon.json
   std::vector<Preset> presets;               // assets/presets/
@@ -26,7 +34,10 @@ struct Resources {
   // lesson_actions[l][s]: the setup and solution of lessons[l].steps[s], decoded when they loaded.
   std::vector<std::vector<StepActions>> lesson_actions;
   training::Grammar grammar;                 // assets/grammar.json, for training in the page
-  std::string trained_model;                 // assets/models/trained.json (parsed when loaded into the lab)
+  // assets/models/trained.json, parsed when loaded into the lab. The web page fetches it after the
+  // first frame (it is the largest asset and few learners need it at once), so there it arrives
+  // late: see LateAsset.
+  std::shared_ptr<LateAsset> trained_model = std::make_shared<LateAsset>();
   UiText ui_text;                            // assets/ui_text.json
   // Role names and one-line descriptions in both languages, by analysis::Role (assets/labels.json).
   std::array<LocalizedText, analysis::kRoleCount> role_names;

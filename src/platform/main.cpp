@@ -21,6 +21,7 @@
 #include "engine/model_file.h"
 #include "engine/assets.h"
 #include "imgui.h"
+#include "imgui_internal.h"  // ImGuiContext::InputEventsQueue (headlab_input_pending)
 #include "imgui_impl_opengl3.h"
 #include "imgui_impl_sdl2.h"
 #include "ui/accessible_view.h"
@@ -58,6 +59,7 @@ struct Platform {
   bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
   bool common_cjk_requested = false;
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
+  std::shared_ptr<headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
 };
 
 Platform* g_platform = nullptr;
@@ -95,6 +97,8 @@ void receive_page_text(const SDL_Event& event) {
 EM_JS(int, browser_inner_width, (), { return window.innerWidth | 0; });
 EM_JS(int, browser_inner_height, (), { return window.innerHeight | 0; });
 EM_JS(int, primary_pointer_is_coarse, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
+// Start-up marks for scripts/bench-web.mjs: where the time before the first frame goes.
+EM_JS(void, mark_startup, (const char* name), { performance.mark(UTF8ToString(name)); });
 EM_JS(void, report_first_frame, (), {
   if (Module.onFirstFrame) Module.onFirstFrame();
 });
@@ -145,10 +149,22 @@ EM_JS(void, request_common_cjk_font, (), {
 // never download them); until they arrive such characters show as code points (drawable_text).
 void request_missing_glyphs(Platform& p) {
   if (p.common_cjk_requested || p.state.revision == p.glyphs_checked_revision) return;
+  if (!p.fonts.cjk_everything) return;  // the embedded subset comes first (use_whole_cjk_subset)
   p.glyphs_checked_revision = p.state.revision;
   if (!headlab::ui::lacks_cjk_glyph(p.state.document.input.text)) return;
   p.common_cjk_requested = true;
   request_common_cjk_font();
+}
+
+// The whole embedded Chinese subset is rasterised once the lab is in Chinese or its sentence holds a
+// CJK character; English learners start without it (see FontFiles::cjk_startup_chars).
+void use_whole_cjk_subset_when_needed(Platform& p) {
+  if (p.fonts.cjk_everything) return;
+  const bool chinese = p.state.progress.language == headlab::app::Language::zh ||
+                       headlab::ui::has_cjk_character(p.state.document.input.text);
+  if (!chinese) return;
+  p.fonts.cjk_everything = true;
+  p.fonts_dirty = true;
 }
 
 void rebuild_fonts(Platform& p) {
@@ -291,6 +307,7 @@ void frame(void* arg) {
     if (event.type == SDL_MOUSEBUTTONUP && event.button.which == SDL_TOUCH_MOUSEID)
       ImGui::GetIO().AddMousePosEvent(-FLT_MAX, -FLT_MAX);
   }
+  use_whole_cjk_subset_when_needed(p);
   track_window_size(p);
   // Training gets its budget first, so this frame draws the newest steps.
   headlab::app::sync_training(*p.controller, *p.training);
@@ -309,6 +326,7 @@ void frame(void* arg) {
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
              static_cast<int>(io.DisplaySize.y * io.DisplayFramebufferScale.y));
   const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glDisable(GL_SCISSOR_TEST);  // ImGui leaves it on (it does not restore GL state, see CMakeLists.txt)
   glClearColor(bg.x, bg.y, bg.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -348,6 +366,15 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_widget_rect(const char* name) {
   return g_platform->api_response.c_str();
 }
 
+// Input the lab has received but not yet acted on: events in SDL's queue, and events ImGui's input
+// queue keeps for later frames (it applies one change of each key or button per frame, so keys
+// typed within one frame land over the next few). Tests wait for 0 before reading the result.
+EMSCRIPTEN_KEEPALIVE int headlab_input_pending() {
+  const int sdl = SDL_PeepEvents(nullptr, 0, SDL_PEEKEVENT, SDL_FIRSTEVENT, SDL_LASTEVENT);
+  const ImGuiContext* context = ImGui::GetCurrentContext();
+  return std::max(0, sdl) + (context ? context->InputEventsQueue.Size : 0);
+}
+
 // Text the browser inserted into the page's hidden input while a field is active (web/text-input.js):
 // typing, input-method commits, emoji.
 EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) { push_page_text(PageText::typed, utf8); }
@@ -365,6 +392,14 @@ EMSCRIPTEN_KEEPALIVE void headlab_add_cjk_font(const unsigned char* data, int si
   g_platform->fonts_dirty = true;
 }
 
+// The shipped trained model (models/trained.json), fetched by web/late-assets.js after the first
+// frame. The text is checked when a learner loads it, like any model file.
+EMSCRIPTEN_KEEPALIVE void headlab_add_trained_model(const char* json) {
+  if (!g_platform || !g_platform->trained_model || !json) return;
+  g_platform->trained_model->text = json;
+  g_platform->trained_model->arrived = true;
+}
+
 EMSCRIPTEN_KEEPALIVE void headlab_font_failed(const char* reason) {
   if (!g_platform || !g_platform->controller) return;
   g_platform->controller->notify(headlab::app::NoticeLevel::warning, "notice_font_failed", {reason ? reason : ""});
@@ -373,6 +408,7 @@ EMSCRIPTEN_KEEPALIVE void headlab_font_failed(const char* reason) {
 }  // extern "C"
 
 int main() {
+  mark_startup("headlab-main");
   if (SDL_Init(SDL_INIT_VIDEO | SDL_INIT_TIMER) != 0) {
     report_fatal(SDL_GetError());
     return 1;
@@ -411,6 +447,7 @@ int main() {
     return 1;
   }
   static const headlab::app::Resources resources = std::move(loaded).value();
+  platform.trained_model = resources.trained_model;
   static headlab::app::Controller controller(platform.state, resources);
   platform.controller = &controller;
   static headlab::app::TrainingSession training(resources);
@@ -432,6 +469,7 @@ int main() {
     while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) platform.fonts.cjk_chars.append(buffer, n);
     std::fclose(f);
   }
+  platform.fonts.cjk_startup_chars = headlab::ui::kLanguageButtonChinese;
   headlab::ui::load_fonts(platform.fonts, kFontSize, platform.pixel_ratio);
   ImGui_ImplSDL2_InitForOpenGL(platform.window, platform.gl);
   io.SetClipboardTextFn = set_clipboard_text;
@@ -439,6 +477,10 @@ int main() {
   io.ClipboardUserData = &platform;
   ImGui_ImplOpenGL3_Init("#version 300 es");
 
+  mark_startup("headlab-initialized");
+  // The first frame is drawn now rather than at the next animation frame, which would leave the
+  // loading screen up for one more frame interval.
+  frame(&platform);
   emscripten_set_main_loop_arg(frame, &platform, 0, true);
   return 0;
 }

@@ -27,7 +27,7 @@ int completed_steps(const app::AppState& state, const lessons::Lesson& lesson) {
 
 void language_toggle(PanelContext& context) {
   const app::Language language = context.state().progress.language;
-  const char* const labels[2] = {"EN", "\xE4\xB8\xAD\xE6\x96\x87"};  // "中文"
+  const char* const labels[2] = {"EN", kLanguageButtonChinese};
   static const char* const ids[2] = {"language/en", "language/zh"};
   int current = language == app::Language::zh ? 1 : 0;
   if (segmented("language", labels, 2, current, &context.ui, ids))

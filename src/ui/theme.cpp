@@ -53,10 +53,12 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
   merge.OversampleH = 1;
   merge.PixelSnapH = true;
   const float cjk_size = size_px * 1.1f * pixel_ratio;
-  if (font && !files.cjk_chars.empty()) {
+  if (font && !(files.cjk_everything ? files.cjk_chars : files.cjk_startup_chars).empty()) {
     if (std::FILE* f = std::fopen(files.cjk_path.c_str(), "rb")) {
       std::fclose(f);
-      io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), cjk_size, &merge, glyph_ranges(files.cjk_chars, files.cjk_ranges));
+      const ImWchar* ranges = files.cjk_everything ? glyph_ranges(files.cjk_chars, files.cjk_ranges)
+                                                   : glyph_ranges(files.cjk_startup_chars, files.cjk_startup_ranges);
+      io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), cjk_size, &merge, ranges);
     }
   }
   if (font && !files.common_font.empty()) {

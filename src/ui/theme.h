@@ -14,6 +14,12 @@ struct FontFiles {
   std::string cjk_path;    // Chinese subset (Noto Sans CJK SC), merged into the UI font
   std::string cjk_chars;   // UTF-8 list of the characters the subset holds
   ImVector<ImWchar> cjk_ranges;
+  // Rasterising the whole Chinese subset (outline fonts, ~700 characters) is the slowest part of
+  // building the atlas, so until a text needs Chinese only `cjk_startup_chars` (the 中文 language
+  // button) are drawn from it; `cjk_everything` turns the whole subset on for the next rebuild.
+  std::string cjk_startup_chars;
+  ImVector<ImWchar> cjk_startup_ranges;
+  bool cjk_everything = false;
   // The common Chinese characters the subset lacks (lazy-fonts/cjk-common.ttf), once the page has
   // fetched them: empty until a text needs them.
   std::vector<unsigned char> common_font;

@@ -163,13 +163,20 @@ std::string fit_text(std::string text, float width) {
   return text + kEllipsis;
 }
 
+namespace {
+bool is_cjk(unsigned int c) { return (c >= 0x3000 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF); }
+}  // namespace
+
 bool lacks_cjk_glyph(const std::string& utf8) {
   bool lacks = false;
-  for_each_char(utf8, [&](unsigned int c, const char*, int) {
-    const bool cjk = (c >= 0x3000 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
-    lacks = lacks || (cjk && !drawable(c));
-  });
+  for_each_char(utf8, [&](unsigned int c, const char*, int) { lacks = lacks || (is_cjk(c) && !drawable(c)); });
   return lacks;
+}
+
+bool has_cjk_character(const std::string& utf8) {
+  bool found = false;
+  for_each_char(utf8, [&](unsigned int c, const char*, int) { found = found || is_cjk(c); });
+  return found;
 }
 
 }  // namespace headlab::ui

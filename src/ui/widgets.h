@@ -27,6 +27,10 @@ std::string drawable_text(const std::string& utf8);
 std::string fit_text(std::string text, float width);
 // True when `utf8` holds a Chinese character or CJK punctuation the loaded fonts cannot draw.
 bool lacks_cjk_glyph(const std::string& utf8);
+// True when `utf8` holds a Chinese character or CJK punctuation.
+bool has_cjk_character(const std::string& utf8);
+// The Chinese language button's label, drawn in either language.
+inline constexpr const char* kLanguageButtonChinese = "\xE4\xB8\xAD\xE6\x96\x87";  // "中文"
 // The matrix a weight editor tab id names ("editor/tab/W_K"); false for other ids.
 bool editor_tab_matrix(const std::string& id, app::WeightMatrix& matrix);
 // A small coloured pill with text (labels).

@@ -57,11 +57,18 @@ export async function screenshot(page, name) {
   return file;
 }
 
-// Waits for a few animation frames so the canvas shows the latest state.
+// Waits for a few animation frames so the canvas shows the latest state, and then for as many more
+// as the lab needs to act on all the input it has received: ImGui applies one change of each key or
+// button per frame, so keys typed within one frame land over the next few (at most 120 frames).
 export async function frames(page, count = 3) {
   await page.evaluate((n) => new Promise((resolve) => {
-    const step = (k) => (k === 0 ? resolve() : requestAnimationFrame(() => step(k - 1)));
-    step(n);
+    const pending = () => (window.headlab && window.headlab.inputPending ? window.headlab.inputPending() : 0);
+    const step = (k, extra) => {
+      if (k > 0) requestAnimationFrame(() => step(k - 1, extra));
+      else if (pending() > 0 && extra > 0) requestAnimationFrame(() => step(0, extra - 1));
+      else resolve();
+    };
+    step(n, 120);
   }), count);
 }
 

@@ -17,9 +17,12 @@ async function startLoggingProxy(upstream) {
   const server = http.createServer((request, response) => {
     const path = new URL(request.url, upstream).pathname;
     proxy.log.push(path);
+    const isPage = path === '/' || path === '/index.html';
+    // A rebuilt page is a changed file: the server's ETag for it no longer matches the browser's copy.
+    const headers = { ...request.headers };
+    if (isPage && proxy.build) delete headers['if-none-match'];
     const forward = http.request({ host: target.hostname, port: target.port, path: request.url, method: request.method,
-                                   headers: request.headers }, (answer) => {
-      const isPage = path === '/' || path === '/index.html';
+                                   headers }, (answer) => {
       if (!isPage || !proxy.build || answer.statusCode !== 200) {
         response.writeHead(answer.statusCode, answer.headers);
         answer.pipe(response);
@@ -30,7 +33,8 @@ async function startLoggingProxy(upstream) {
       answer.on('end', () => {
         const page = Buffer.from(Buffer.concat(chunks).toString('utf8')
           .replace('</head>', `<meta name="headlab-build" content="${proxy.build}">\n</head>`));
-        response.writeHead(200, { ...answer.headers, 'content-length': page.length });
+        const etag = answer.headers.etag && `${answer.headers.etag.slice(0, -1)}-${proxy.build}"`;
+        response.writeHead(200, { ...answer.headers, 'content-length': page.length, ...(etag ? { etag } : {}) });
         response.end(page);
       });
     });

@@ -1,0 +1,16 @@
+// Assets the module gets after its first frame: the shipped trained model (the largest asset, which
+// only "Load trained model" and two lessons need) is fetched once the lab is on screen and copied
+// into the module. The lab's ready promise waits for it, so nothing asks for it before it is there;
+// a failure is reported in the console and the model then says it is missing when asked for.
+'use strict';
+(function () {
+  window.headlabLoadLateAssets = async () => {
+    try {
+      const response = await fetch('models/trained.json');
+      if (!response.ok) throw new Error('models/trained.json: HTTP ' + response.status);
+      window.headlab._callWithString('headlab_add_trained_model', await response.text());
+    } catch (error) {
+      console.warn('HeadLab: the trained model could not be loaded: ' + (error.message || error));
+    }
+  };
+})();
