@@ -76,6 +76,7 @@
     reset: () => call({ op: 'reset' }),
     resetModel: () => call({ op: 'resetModel' }),
     loadTrainedModel: () => call({ op: 'loadTrainedModel' }),
+    loadStartingModel: () => call({ op: 'loadStartingModel' }),
     setCausal: (on) => call({ op: 'setCausal', on }),
     setSpecialTokens: (on) => call({ op: 'setSpecialTokens', on }),
     setHeadDim: (layer, d_k, d_v) => call(d_v === undefined ? { op: 'setHeadDim', layer, d_k }

@@ -10,6 +10,9 @@
   // Set while saved work is being restored and cleared once frames have been drawn with it: if it is
   // still there at start, restoring that work stopped the engine last time.
   const RESTORING_KEY = 'headlab.restoring';
+  // Set after the first visit: only a first visit opens on the starting model (heads that each do
+  // something different); later visits open on the learner's own work or the plain default.
+  const VISITED_KEY = 'headlab.visited';
   const LINK_PREFIX = '#s=';
   const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
   const AUTOSAVE_MS = 500;  // a change is saved within two ticks
@@ -107,6 +110,11 @@
       if (error) keepAside(store, saved, error);
       else afterFrames(2, () => { try { store.removeItem(RESTORING_KEY); } catch (e) { /* ignore */ } });
     }
+    const link = location.hash.startsWith(LINK_PREFIX);
+    if (!saved && !link && !(store && store.getItem(VISITED_KEY))) {
+      try { window.headlab.loadStartingModel(); } catch (e) { /* the plain default stays */ }
+    }
+    try { if (store) store.setItem(VISITED_KEY, '1'); } catch (e) { /* storage full or disabled */ }
     openLinkInAddressBar(loaded);
   }
 

@@ -144,6 +144,10 @@ struct LoadModel {
 // seed 1, 3,000 steps; its manifest says how it was made), on an annotated sentence in its
 // vocabulary, so lessons and the learner can study trained heads without training first.
 struct LoadTrainedModel {};
+// Puts the lab in the state a first visit opens on (assets/starting_model.json): the example
+// sentence with heads that each do something different, so the first screen shows what heads
+// specialise into rather than four broad random ones. One undo step back to the plain default.
+struct LoadStartingModel {};
 // A preference saved with the state, not a model edit: no undo step.
 struct SetTheme {
   Theme theme = Theme::dark;
@@ -171,7 +175,7 @@ struct RequestHeadCountExperiment {
 using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
-                            SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, SetTheme, RequestTraining,
+                            SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, LoadStartingModel, SetTheme, RequestTraining,
                             RequestHeadCountExperiment>;
 
 // False for the actions that change no part of the document (selection, theme, training): they make no undo

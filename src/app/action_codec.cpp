@@ -288,6 +288,11 @@ struct Op<LoadTrainedModel> {
   template <class V, class S> static void fields(V&, S&) {}
 };
 template <>
+struct Op<LoadStartingModel> {
+  static constexpr const char* name = "loadStartingModel";
+  template <class V, class S> static void fields(V&, S&) {}
+};
+template <>
 struct Op<SetTheme> {
   static constexpr const char* name = "setTheme";
   template <class V, class S> static void fields(V& v, S& a) { v("theme", a.theme); }

@@ -122,6 +122,12 @@ std::string perform(AppState& state, const Resources& resources, const LoadTrain
   return {};
 }
 
+std::string perform(AppState& state, const Resources& resources, const LoadStartingModel&) {
+  for (const Action& action : resources.starting_actions)
+    if (const ActionResult done = apply(state, resources, action); !done.ok()) return "assets/starting_model.json: " + done.error;
+  return {};
+}
+
 std::string perform(AppState& state, const Resources&, const SetTheme& a) {
   state.preferences.theme = a.theme == Theme::light ? "light" : "dark";
   return {};

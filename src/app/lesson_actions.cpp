@@ -3,9 +3,8 @@
 #include "app/action_codec.h"
 
 namespace headlab::app {
-namespace {
 
-Result<std::vector<Action>> decode_list(const nlohmann::json& requests, const std::string& path) {
+Result<std::vector<Action>> decode_action_list(const nlohmann::json& requests, const std::string& path) {
   std::vector<Action> actions;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     Result<Action> action = decode_action(requests[i], path + "[" + std::to_string(i) + "].");
@@ -15,16 +14,14 @@ Result<std::vector<Action>> decode_list(const nlohmann::json& requests, const st
   return actions;
 }
 
-}  // namespace
-
 Result<std::vector<StepActions>> decode_lesson_actions(const lessons::Lesson& lesson) {
   using R = Result<std::vector<StepActions>>;
   std::vector<StepActions> steps;
   for (std::size_t s = 0; s < lesson.steps.size(); ++s) {
     const std::string path = lesson.id + ".steps[" + std::to_string(s) + "]";
-    Result<std::vector<Action>> setup = decode_list(lesson.steps[s].setup, path + ".setup");
+    Result<std::vector<Action>> setup = decode_action_list(lesson.steps[s].setup, path + ".setup");
     if (!setup.ok()) return R::failure(setup.error());
-    Result<std::vector<Action>> solution = decode_list(lesson.steps[s].solution, path + ".solution");
+    Result<std::vector<Action>> solution = decode_action_list(lesson.steps[s].solution, path + ".solution");
     if (!solution.ok()) return R::failure(solution.error());
     steps.push_back({std::move(setup).value(), std::move(solution).value()});
   }

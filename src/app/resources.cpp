@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exports.h"
+#include "engine/analysis/explanation.h"
 #include "engine/assets.h"
 
 namespace headlab::app {
@@ -10,10 +11,11 @@ namespace {
 
 Result<Resources> fail(const std::string& message) { return Result<Resources>::failure(message); }
 
-// The display names and descriptions of the roles; analysis::load_resources has checked the
-// file's thresholds.
-std::string read_role_texts(std::array<LocalizedText, analysis::kRoleCount>& names,
-                            std::array<LocalizedText, analysis::kRoleCount>& descriptions) {
+// The display names and descriptions of the roles and the explanation templates;
+// analysis::load_resources has checked the file's thresholds.
+std::string read_label_texts(Resources& resources) {
+  std::array<LocalizedText, analysis::kRoleCount>& names = resources.role_names;
+  std::array<LocalizedText, analysis::kRoleCount>& descriptions = resources.role_descriptions;
   const std::optional<std::string> text = read_asset("labels.json");
   if (!text) return "assets/labels.json could not be read";
   const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
@@ -27,6 +29,30 @@ std::string read_role_texts(std::array<LocalizedText, analysis::kRoleCount>& nam
     if (!found)
       return std::string("assets/labels.json: role \"") + analysis::kRoleIds[r] + "\" needs a name and a description in en and zh";
   }
+  for (const analysis::ExplanationTemplate& t : analysis::kExplanationTemplates) {
+    const nlohmann::json* entry = doc.contains("explanations") && doc["explanations"].is_object() &&
+                                          doc["explanations"].contains(t.id)
+                                      ? &doc["explanations"][t.id]
+                                      : nullptr;
+    if (!entry || !read_localized_text(*entry, resources.explanations[t.id]))
+      return std::string("assets/labels.json: explanations.") + t.id + " needs a text in en and zh";
+  }
+  return {};
+}
+
+// The actions of the first visit's lab (assets/starting_model.json), in the lesson files' format.
+std::string read_starting_model(std::vector<Action>& actions) {
+  const std::optional<std::string> text = read_asset("starting_model.json");
+  if (!text) return "assets/starting_model.json could not be read";
+  const nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);
+  if (!doc.is_object() || doc.value("format", std::string()) != "headlab-starting-model" || !doc.contains("actions") ||
+      !doc["actions"].is_array())
+    return "assets/starting_model.json: expected {\"format\": \"headlab-starting-model\", \"actions\": [...]}";
+  Result<std::vector<Action>> decoded = decode_action_list(doc["actions"], "actions");
+  if (!decoded.ok()) return "assets/starting_model.json: " + decoded.error();
+  actions = std::move(decoded).value();
+  for (const Action& action : actions)
+    if (std::holds_alternative<LoadStartingModel>(action)) return "assets/starting_model.json: actions: loadStartingModel cannot start itself";
   return {};
 }
 
@@ -44,7 +70,7 @@ Result<Resources> load_resources() {
 
   resources.analysis = analysis::load_resources();
   if (!resources.analysis.errors.empty()) return fail(resources.analysis.errors.front());
-  if (const std::string error = read_role_texts(resources.role_names, resources.role_descriptions); !error.empty())
+  if (const std::string error = read_label_texts(resources); !error.empty())
     return fail(error);
   const std::optional<std::string> sentences = read_asset("sentences.json");
   if (!sentences) return fail("assets/sentences.json could not be read");
@@ -69,6 +95,8 @@ Result<Resources> load_resources() {
     resources.trained_model->text = std::move(*trained_model);
     resources.trained_model->arrived = true;
   }
+
+  if (const std::string error = read_starting_model(resources.starting_actions); !error.empty()) return fail(error);
 
   const std::optional<std::string> ui_text = read_asset("ui_text.json");
   if (!ui_text) return fail("assets/ui_text.json could not be read");

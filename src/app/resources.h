@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "app/lesson_actions.h"
@@ -33,6 +34,8 @@ struct Resources {
   LessonList lessons;                        // assets/lessons/
   // lesson_actions[l][s]: the setup and solution of lessons[l].steps[s], decoded when they loaded.
   std::vector<std::vector<StepActions>> lesson_actions;
+  // assets/starting_model.json: what LoadStartingModel does, decoded when it loaded.
+  std::vector<Action> starting_actions;
   training::Grammar grammar;                 // assets/grammar.json, for training in the page
   // assets/models/trained.json, parsed when loaded into the lab. The web page fetches it after the
   // first frame (it is the largest asset and few learners need it at once), so there it arrives
@@ -42,6 +45,8 @@ struct Resources {
   // Role names and one-line descriptions in both languages, by analysis::Role (assets/labels.json).
   std::array<LocalizedText, analysis::kRoleCount> role_names;
   std::array<LocalizedText, analysis::kRoleCount> role_descriptions;
+  // The explanation templates by id (analysis/explanation.h), in both languages (assets/labels.json).
+  std::unordered_map<std::string, LocalizedText> explanations;
 };
 
 // Reads and checks every asset; the first missing or broken one is the error, naming the file

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/explanation_text.h"
 #include "engine/analysis/roles.h"
 #include "ui/format_text.h"
 #include "ui/goal_number_text.h"
@@ -51,8 +52,7 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
   head["label"] = label_display_name(a.label.label, Words{resources, language}) +
                   format_text(text.get("a11y_confidence", language), a.label.confidence);
-  if (language == app::Language::en) head["explanation"] = a.label.explanation;
-  else if (!a.label.mixed) head["explanation"] = app::localized(resources.role_descriptions[static_cast<int>(a.label.primary)], language);
+  head["explanation"] = app::explanation_text(a.label, resources, language);
   // The roles closest to firing: each score against the threshold it must pass.
   const auto status = analysis::role_status(a.scores, resources.analysis.config);
   std::vector<int> roles;

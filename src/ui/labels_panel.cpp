@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/explanation_text.h"
 #include "engine/analysis/roles.h"
 #include "imgui.h"
 #include "ui/colormap.h"
@@ -40,14 +41,6 @@ float role_threshold(const analysis::LabelConfig& c, analysis::Role role) {
 // can be unscored.
 const char* unscored_text(analysis::Role role, const Words& words) {
   return words(role == analysis::Role::syntactic ? "labels_no_gold" : "labels_no_repeats");
-}
-
-// The label's explanation: the analysis writes it in English with its numbers; in Chinese the
-// role's description from assets/labels.json says what the label means.
-std::string explanation_text(const analysis::HeadLabel& label, const Words& words) {
-  if (words.language == app::Language::en) return label.explanation;
-  if (label.mixed) return words("labels_mixed_explanation");
-  return app::localized(words.resources.role_descriptions[static_cast<int>(label.primary)], words.language);
 }
 
 // Whether syntactic roles are scored, and why not.
@@ -112,7 +105,7 @@ void head_card(PanelContext& context, int l, int h, float width) {
   if (ImGui::CollapsingHeader(header)) {
     if (!selected) context.actions.emit(app::SelectHead{l, h});
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(explanation_text(a.label, words).c_str());
+    ImGui::TextUnformatted(app::explanation_text(a.label, words.resources, words.language).c_str());
     ImGui::PopTextWrapPos();
     if (a.label.mixed && !a.label.runners_up.empty()) {
       std::string runners;

@@ -8,6 +8,7 @@
 #include "analysis_fixture.h"
 #include "app/lesson_actions.h"
 #include "app/resources.h"
+#include "engine/analysis/explanation.h"
 #include "engine/tokenizer.h"
 
 namespace headlab::analysis {
@@ -59,6 +60,28 @@ TEST_F(AssetsLintTest, LabelsFileNamesEveryRoleInBothLanguages) {
   }
   for (const std::string& rel : resources().config.syntactic_excluded_relations)
     EXPECT_NE(resources().gold.baseline(rel), nullptr) << "excluded relation " << rel << " is not a known relation";
+}
+
+// The placeholders of a template, as a sorted list ("{0}", "{role:3}", ...).
+std::multiset<std::string> placeholders(const std::string& pattern) {
+  std::multiset<std::string> found;
+  for (std::size_t open = pattern.find('{'); open != std::string::npos; open = pattern.find('{', open + 1))
+    found.insert(pattern.substr(open, pattern.find('}', open) - open + 1));
+  return found;
+}
+
+TEST_F(AssetsLintTest, ExplanationTemplatesEqualTheEngineAndUseTheSameValuesInChinese) {
+  const json doc = read_json("labels.json");
+  ASSERT_TRUE(doc.contains("explanations"));
+  for (const ExplanationTemplate& t : kExplanationTemplates) {
+    ASSERT_TRUE(doc["explanations"].contains(t.id)) << t.id;
+    const json& entry = doc["explanations"][t.id];
+    ASSERT_TRUE(bilingual(entry)) << t.id;
+    EXPECT_EQ(entry["en"].get<std::string>(), t.en) << t.id;
+    // Chinese may reorder the values but must use each one the English uses, and no other.
+    std::multiset<std::string> en = placeholders(t.en), zh = placeholders(entry["zh"].get<std::string>());
+    EXPECT_EQ(std::set<std::string>(en.begin(), en.end()), std::set<std::string>(zh.begin(), zh.end())) << t.id;
+  }
 }
 
 TEST_F(AssetsLintTest, LabelParserNamesTheBadField) {

@@ -6,7 +6,9 @@
 #include <functional>
 #include <random>
 
+#include "../app/test_resources.h"
 #include "analysis_fixture.h"
+#include "app/explanation_text.h"
 #include "engine/tokenizer.h"
 
 namespace headlab::analysis {
@@ -234,6 +236,18 @@ TEST_F(LabelsTest, MixedHeadsListTheRunnersUp) {
   EXPECT_TRUE(has("previous_token"));
   EXPECT_TRUE(has("delimiter"));
   EXPECT_NE(label.explanation.find("Closest"), std::string::npos);
+  // The same sentence from its template: role ids become names, in English and in Chinese.
+  EXPECT_EQ(label.explanation_id, std::string("mixed_two"));
+  ASSERT_EQ(label.explanation_values.size(), 6u);
+  const app::Resources& app_resources = app::test_resources();
+  EXPECT_EQ(app::explanation_text(label, app_resources, app::Language::en), label.explanation);
+  const std::string zh = app::explanation_text(label, app_resources, app::Language::zh);
+  EXPECT_NE(zh.find("\xE6\x9C\x80\xE6\x8E\xA5\xE8\xBF\x91"), std::string::npos) << zh;  // "最接近"
+  Role first;
+  ASSERT_TRUE(role_from_id(label.explanation_values[0], first));
+  EXPECT_NE(zh.find(app_resources.role_names[static_cast<int>(first)].zh), std::string::npos) << zh;
+  EXPECT_NE(zh.find(label.explanation_values[1]), std::string::npos) << zh;
+  EXPECT_EQ(zh.find('{'), std::string::npos) << zh;
 }
 
 TEST_F(LabelsTest, LocalWindowIsAnOption) {

@@ -47,6 +47,7 @@ std::vector<Action> one_of_each() {
           ResetHead{1, 2, 77},
           LoadModel{"{\"format\": \"headlab-model\"}"},
           LoadTrainedModel{},
+          LoadStartingModel{},
           SetTheme{Theme::light},
           RequestTraining{training::Task::induction, 3, true, true},
           RequestHeadCountExperiment{false, true}};

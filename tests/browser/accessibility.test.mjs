@@ -41,6 +41,15 @@ test('lesson 1 and the selected head can be read from the accessibility tree, in
   assert.match(snapshot, /heading "课程: 为什么要多个头？"/);
   assert.match(snapshot, /heading "选中的头: 第 0 层，头 1"/);
   assert.match(snapshot, /heading "目标"/);
+  // The selected head's explanation in Chinese: its template filled with the same numbers (role ids
+  // among the values become role names).
+  const selected = await page.evaluate(() => window.headlab.state().layers[0].heads[1]);
+  const text = await page.locator('#a11y').textContent();
+  assert.ok(!text.includes(selected.explanation), 'the English sentence is gone');
+  assert.ok(selected.explanation_values.length > 0);
+  for (const value of selected.explanation_values)
+    if (!(value in selected.scores)) assert.ok(text.includes(value), `the value ${value} is in the Chinese sentence`);
+  assert.ok(!/[{}]/.test(text), 'no placeholder is left');
   assert.deepEqual(errors, []);
 });
 

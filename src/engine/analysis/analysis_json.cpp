@@ -53,6 +53,8 @@ json head_json(const HeadAnalysis& head, const GoldCorpus& corpus) {
           {"scores", std::move(scores)},
           {"details", details(head.scores, corpus)},
           {"explanation", head.label.explanation},
+          {"explanation_template", head.label.explanation_id},
+          {"explanation_values", head.label.explanation_values},
           {"confidence", number(head.label.confidence)},
           {"strict", head.label.strict},
           {"runners_up", head.label.runners_up},

@@ -11,8 +11,8 @@
 
 namespace headlab::analysis {
 
-// {"label", "scores": {role id: number|null}, "details": {...}, "explanation", "confidence",
-//  "runners_up", "syntactic_relation", "importance", "importance_rank"}
+// {"label", "scores": {role id: number|null}, "details": {...}, "explanation", "explanation_template",
+//  "explanation_values", "confidence", "runners_up", "syntactic_relation", "importance", "importance_rank"}
 nlohmann::json head_json(const HeadAnalysis& head, const GoldCorpus& corpus);
 
 // {"redundancy": (h, h) rows, "near_duplicates": [[a, b], ...], "importance_ranking": [...],

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
+#include <string_view>
+
+#include "engine/analysis/explanation.h"
 
 namespace headlab::analysis {
 namespace {
@@ -57,42 +59,61 @@ std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelCo
   return checks;
 }
 
-// printf into `out`, replacing (format) or extending (append_format) it. Writing into the label's
-// own strings reuses their capacity: relabelling a head on every edit allocates nothing.
-void append_format_v(std::string& out, const char* pattern, va_list args) {
-  char buffer[512];
-  std::vsnprintf(buffer, sizeof buffer, pattern, args);
-  out.append(buffer);
-}
+// The label's explanation as a template id and its values (explanation.h), and the English text.
+// Values are assigned in place, so relabelling a head on every edit reuses the strings' capacity.
+class Explainer {
+ public:
+  Explainer(HeadLabel& out, const GoldCorpus& corpus) : out_(out), corpus_(corpus) {}
+  // Drops values left from the last label and writes the English text.
+  void finish() {
+    out_.explanation_values.resize(count_);
+    out_.explanation.clear();
+    const auto name = [this](std::string_view kind, const std::string& value) -> std::string {
+      Role role;
+      if (kind == "role") return role_from_id(value, role) ? role_name_en(role) : value;
+      return corpus_.relation_name(value);
+    };
+    fill_explanation(explanation_template_en(out_.explanation_id), out_.explanation_values, name, out_.explanation);
+  }
+  Explainer& id(const char* template_id) {
+    out_.explanation_id = template_id;
+    return *this;
+  }
+  Explainer& text(const char* value) {
+    slot().assign(value);
+    return *this;
+  }
+  Explainer& number(int value) { return printf_value("%d", value); }
+  Explainer& percent(float share) { return number(static_cast<int>(std::lround(100.0f * share))); }
+  Explainer& printf_value(const char* pattern, double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, pattern, value);
+    return text(buffer);
+  }
+  Explainer& printf_value(const char* pattern, int value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, pattern, value);
+    return text(buffer);
+  }
 
-void format(std::string& out, const char* pattern, ...) __attribute__((format(printf, 2, 3)));
-void format(std::string& out, const char* pattern, ...) {
-  out.clear();
-  va_list args;
-  va_start(args, pattern);
-  append_format_v(out, pattern, args);
-  va_end(args);
-}
-
-void append_format(std::string& out, const char* pattern, ...) __attribute__((format(printf, 2, 3)));
-void append_format(std::string& out, const char* pattern, ...) {
-  va_list args;
-  va_start(args, pattern);
-  append_format_v(out, pattern, args);
-  va_end(args);
-}
-
-int percent(float x) { return static_cast<int>(std::lround(100.0f * x)); }
+ private:
+  std::string& slot() {
+    if (count_ == out_.explanation_values.size()) out_.explanation_values.emplace_back();
+    return out_.explanation_values[count_++];
+  }
+  HeadLabel& out_;
+  const GoldCorpus& corpus_;
+  std::size_t count_ = 0;
+};
 
 const char* token_text(const Tokens& tokens, int i) {
   return i >= 0 && i < static_cast<int>(tokens.size()) ? tokens[i].text.c_str() : "?";
 }
 
 void explain_syntactic(const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
-                       const Tokens& tokens, std::string& out) {
+                       const Tokens& tokens, Explainer& e) {
   const RelationScore& r = *s.syntactic.best_relation();
   const std::string& id = corpus.relations[r.relation].id;
-  const std::string& name = corpus.relation_name(id);
   const int hits = r.head_to_dependent ? r.head_to_dependent_hits : r.dependent_to_head_hits;
   // One gold arc of the relation as an example ("jumps" -> "fox").
   int from = -1, to = -1;
@@ -103,41 +124,41 @@ void explain_syntactic(const HeadScores& s, const SentenceContext& sentence, con
       to = r.head_to_dependent ? dependent : head;
       break;
     }
-  if (r.head_to_dependent)
-    return format(out, "%d of %d %s arcs: the head word puts most weight on its %s (\"%s\" -> \"%s\"); the best fixed "
-                  "offset gets %d%%.",
-                  hits, r.arcs, id.c_str(), name.c_str(), token_text(tokens, from), token_text(tokens, to),
-                  percent(r.baseline));
-  return format(out, "%d of %d %s arcs: the %s puts most weight on the word it attaches to (\"%s\" -> \"%s\"); the best "
-                "fixed offset gets %d%%.",
-                hits, r.arcs, id.c_str(), name.c_str(), token_text(tokens, from), token_text(tokens, to),
-                percent(r.baseline));
+  e.id(r.head_to_dependent ? "syntactic_head" : "syntactic_dependent")
+      .number(hits)
+      .number(r.arcs)
+      .text(id.c_str())
+      .text(token_text(tokens, from))
+      .text(token_text(tokens, to))
+      .percent(r.baseline);
 }
 
 void explain(Role role, const HeadScores& s, const SentenceContext& sentence, const GoldCorpus& corpus,
-             const Tokens& tokens, std::string& out) {
+             const Tokens& tokens, Explainer& e) {
   switch (role) {
     case Role::previous_token:
-      return format(out, "%d of %d tokens put most weight on the previous token (%d%% of their attention on average).",
-                    s.previous_token.argmax_rows, s.previous_token.rows, percent(s.previous_token.mass));
+      e.id("previous_token").number(s.previous_token.argmax_rows).number(s.previous_token.rows).percent(s.previous_token.mass);
+      return;
     case Role::next_token:
-      return format(out, "%d of %d tokens put most weight on the next token (%d%% of their attention on average).",
-                    s.next_token.argmax_rows, s.next_token.rows, percent(s.next_token.mass));
+      e.id("next_token").number(s.next_token.argmax_rows).number(s.next_token.rows).percent(s.next_token.mass);
+      return;
     case Role::self:
-      return format(out, "%d of %d tokens put most weight on themselves (%d%% of their attention on average).",
-                    s.self.argmax_rows, s.self.rows, percent(s.self.mass));
+      e.id("self").number(s.self.argmax_rows).number(s.self.rows).percent(s.self.mass);
+      return;
     case Role::local:
-      return format(out, "Tokens keep %d%% of their attention within %d positions of themselves, %.1fx what an even "
-                    "spread would put there.",
-                    percent(s.local.mass), s.local.window, s.local.ratio);
+      e.id("local").percent(s.local.mass).number(s.local.window).printf_value("%.1f", double{s.local.ratio});
+      return;
     case Role::delimiter:
-      return format(out, "Tokens put %d%% of their attention on punctuation and [SEP] (%d such token%s).",
-                    percent(s.delimiter.mass), s.delimiter.keys, s.delimiter.keys == 1 ? "" : "s");
+      if (s.delimiter.keys == 1) e.id("delimiter_one").percent(s.delimiter.mass);
+      else e.id("delimiter").percent(s.delimiter.mass).number(s.delimiter.keys);
+      return;
     case Role::cls:
-      return format(out, "Tokens put %d%% of their attention on [CLS].", percent(s.cls.mass));
+      e.id("cls").percent(s.cls.mass);
+      return;
     case Role::broad:
-      return format(out, "Attention is spread out: the average row entropy is %d%% of an even spread's.", percent(s.broad));
-    case Role::syntactic: return explain_syntactic(s, sentence, corpus, tokens, out);
+      e.id("broad").percent(s.broad);
+      return;
+    case Role::syntactic: return explain_syntactic(s, sentence, corpus, tokens, e);
     case Role::content_similarity: {
       int a = -1, b = -1;  // one related pair as an example
       for (int i = 0; i < sentence.n && a < 0; ++i)
@@ -146,26 +167,29 @@ void explain(Role role, const HeadScores& s, const SentenceContext& sentence, co
             a = i, b = j;
             break;
           }
-      return format(out, "%d words with a related word (e.g. \"%s\" and \"%s\") send %d%% of the attention they give "
-                    "other words to related ones.",
-                    s.content_similarity.rows, token_text(tokens, a), token_text(tokens, b),
-                    percent(s.content_similarity.related_share));
+      e.id("content_similarity")
+          .number(s.content_similarity.rows)
+          .text(token_text(tokens, a))
+          .text(token_text(tokens, b))
+          .percent(s.content_similarity.related_share);
+      return;
     }
     case Role::duplicate_token:
-      return format(out, "%d repeated token%s put %d%% of their attention on earlier copies of themselves.",
-                    s.duplicate_token.rows, s.duplicate_token.rows == 1 ? "" : "s", percent(s.duplicate_token.mass));
+      if (s.duplicate_token.rows == 1) e.id("duplicate_token_one").percent(s.duplicate_token.mass);
+      else e.id("duplicate_token").number(s.duplicate_token.rows).percent(s.duplicate_token.mass);
+      return;
     case Role::induction:
-      return format(out, "%d repeated token%s put %d%% of their attention on the token that followed their earlier "
-                    "copy (in \"A B ... A\", the second A looks at B): prefix matching.",
-                    s.induction.rows, s.induction.rows == 1 ? "" : "s", percent(s.induction.mass));
+      if (s.induction.rows == 1) e.id("induction_one").percent(s.induction.mass);
+      else e.id("induction").number(s.induction.rows).percent(s.induction.mass);
+      return;
     case Role::rare_word:
       if (s.rare_word.tied > 1)
-        return format(out, "%d of %d tokens put most weight on one of the %d equally rarest words, mostly \"%s\".",
-                      s.rare_word.hits, s.rare_word.rows, s.rare_word.tied, token_text(tokens, s.rare_word.token));
-      return format(out, "%d of %d tokens put most weight on the rarest word, \"%s\".", s.rare_word.hits, s.rare_word.rows,
-                    token_text(tokens, s.rare_word.token));
+        e.id("rare_word_tied").number(s.rare_word.hits).number(s.rare_word.rows).number(s.rare_word.tied)
+            .text(token_text(tokens, s.rare_word.token));
+      else
+        e.id("rare_word").number(s.rare_word.hits).number(s.rare_word.rows).text(token_text(tokens, s.rare_word.token));
+      return;
   }
-  out.clear();
 }
 
 }  // namespace
@@ -233,7 +257,9 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
     }
     out.strict = (out.primary == Role::previous_token && strict_previous) ||
                  (out.primary == Role::next_token && strict_next);
-    explain(out.primary, scores, sentence, corpus, tokens, out.explanation);
+    Explainer explainer(out, corpus);
+    explain(out.primary, scores, sentence, corpus, tokens, explainer);
+    explainer.finish();
     return;
   }
   out.label = kMixedLabel;
@@ -241,16 +267,17 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   for (const RoleCheck& c : checks)
     if (c.available) closest = std::max(closest, c.progress());
   out.confidence = std::clamp(1.0f - closest, 0.0f, 1.0f);
-  out.explanation.assign("No single role fits.");
+  Explainer explainer(out, corpus);
+  static constexpr std::array<const char*, 3> kMixedTemplates = {"mixed", "mixed_one", "mixed_two"};
   int listed = 0;
   for (Role role : by_progress) {
     const RoleCheck& c = check(role);
     if (!c.available || listed == 2) continue;
-    append_format(out.explanation, "%s %s %.2f (needs %.2f)", listed == 0 ? " Closest:" : ",", role_name_en(role),
-                  c.score, c.threshold);
+    explainer.text(role_id(role)).printf_value("%.2f", double{c.score}).printf_value("%.2f", double{c.threshold});
     ++listed;
   }
-  if (listed) out.explanation += '.';
+  explainer.id(kMixedTemplates[listed]);
+  explainer.finish();
 }
 
 }  // namespace headlab::analysis

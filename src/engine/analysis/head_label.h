@@ -28,7 +28,11 @@ struct HeadLabel {
   float confidence = 0.0f;
   std::vector<std::string> runners_up;  // role ids, best first: other firing roles, then the closest
   std::string syntactic_relation;       // "nsubj" when the head is labelled syntactic, else ""
+  // The explanation in English, and as an assets/labels.json template id with the values that fill
+  // it (explanation.h), for the lab to show in the learner's language.
   std::string explanation;
+  const char* explanation_id = "mixed";
+  std::vector<std::string> explanation_values;
 };
 
 // Each role's score against its threshold for one head, as label_head weighs them. The threshold
