@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureFirstFrame, describeFirstFrame } from './first-frame.mjs';
 import { startServer, launchBrowser, openLab, frames } from '../tests/browser/harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,36 +43,8 @@ const server = await startServer();
 const browser = await launchBrowser();
 const result = { seconds, speed, seed };
 try {
-  // First frame, cold: a fresh browser context (empty cache) per load; the page's own marks split it
-  // into download and compile (streamed together), start-up and the first frame.
-  const loads = [];
-  for (let k = 0; k < 5; ++k) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    const page = await context.newPage();
-    await page.goto(server.url);
-    await page.waitForFunction(() => performance.getEntriesByName('headlab-first-frame').length > 0, null, { timeout: 30000 });
-    loads.push(await page.evaluate(() => {
-      const at = (name) => performance.getEntriesByName(name)[0].startTime;
-      const first = at('headlab-first-frame');
-      const wasm = performance.getEntriesByType('resource').find((e) => e.name.endsWith('headlab.wasm'));
-      const nav = performance.getEntriesByType('navigation')[0];
-      const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= first);
-      return { first_frame_ms: first, wasm_downloaded_ms: wasm ? wasm.responseEnd : NaN, compiled_ms: at('headlab-compiled'),
-               main_ms: at('headlab-main'), initialized_ms: at('headlab-initialized'),
-               bytes_before_first_frame: before.reduce((sum, e) => sum + e.transferSize, nav ? nav.transferSize : 0),
-               wasm_bytes: wasm ? wasm.transferSize : NaN };
-    }));
-    await context.close();
-  }
-  const median = (key) => loads.map((l) => l[key]).sort((a, b) => a - b)[Math.floor(loads.length / 2)];
-  result.first_frame = { loads, median_ms: median('first_frame_ms'), median_compiled_ms: median('compiled_ms'),
-                         median_wasm_downloaded_ms: median('wasm_downloaded_ms'), median_main_ms: median('main_ms'),
-                         median_initialized_ms: median('initialized_ms'), bytes_before_first_frame: median('bytes_before_first_frame') };
-  const f = result.first_frame;
-  log(`first frame (cold, median of 5): ${f.median_ms.toFixed(0)} ms; wasm downloaded at ${f.median_wasm_downloaded_ms.toFixed(0)} ms, ` +
-      `compiled at ${f.median_compiled_ms.toFixed(0)} ms (streamed), runtime started main at ${f.median_main_ms.toFixed(0)} ms, ` +
-      `assets and fonts ready at ${f.median_initialized_ms.toFixed(0)} ms; ` +
-      `${(f.bytes_before_first_frame / 1024).toFixed(0)} KB transferred before it`);
+  result.first_frame = await measureFirstFrame(browser, server.url);
+  log(describeFirstFrame(result.first_frame));
 
   const { page } = await openLab(browser, server.url);
   const rectOf = async (name) => { await frames(page, 2); return page.evaluate((n) => window.headlab.widgetRect(n), name); };

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// The table of `bash scripts/bench` (issue 3, item 8), from already built binaries:
-// and the two budget lines (issue 3: the lesson-size edit under 1 ms; issue 4: the whole analysis of
-// 4 layers x 16 heads x 32 tokens under 0.5 ms), from already built binaries:
+// What `bash scripts/bench` prints, from already built binaries: the forward table, the two budget
+// lines (the lesson-size edit under 1 ms; the whole analysis of 4 layers x 16 heads x 32 tokens under
+// 0.5 ms) and the first frame from a cold cache:
 //   native: build/bench/bench/headlab_bench (attention-only forward), headlab_lesson_bench and
 //           headlab_analysis_bench, Google Benchmark, median of 5 repetitions;
 //   WASM:   build/web served on 127.0.0.1, Debian's Chromium headless, window.headlab.benchmark,
-//           benchmarkLesson and benchmarkAnalysis (docs/js-api.md, "Benchmarks"), median of --reps samples.
-// Then HeadLab against a peer in the same Chromium (issue 19, item 4): tfjs 4.22 on its WASM backend
+//           benchmarkLesson and benchmarkAnalysis (docs/js-api.md, "Benchmarks"), median of --reps samples;
+//   first frame: scripts/first-frame.mjs, median of 5 loads.
+// Then HeadLab against a peer in the same Chromium: tfjs 4.22 on its WASM backend
 // (SIMD build, one thread; bench/peer, installed by scripts/setup), the same attention-only forward
 // at the same sizes, interleaved round by round with HeadLab's own measurement (bench/peer/compare.mjs).
 //   node scripts/bench.mjs [--reps 50] [--rounds 5] [--json] [--peer-only]
@@ -16,6 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer, launchBrowser, openLab } from '../tests/browser/harness.mjs';
+import { measureFirstFrame, describeFirstFrame } from './first-frame.mjs';
 import { checkPeerInstalled, startPeerServer, openPeer } from '../bench/peer/serve_peer.mjs';
 import { checkPeer, comparePeer } from '../bench/peer/compare.mjs';
 
@@ -34,6 +36,8 @@ const peerReps = Math.max(5, Math.round(reps / rounds));
 const sizes = [[9, 64, 4], [32, 128, 8], [64, 256, 8], [128, 256, 8], [256, 512, 16]];
 const kBudgetMs = 1.0;
 const kAnalysisBudgetMs = 0.5;
+// Targets for the first frame from a cold cache and for what is transferred before it (gzip).
+const kFirstFrameBudgetMs = 700, kFirstFrameBudgetBytes = 800 * 1000;
 
 // Multiply-adds count 2, softmax ignored (src/app/benchmark_api.h, attention_flops).
 const FORMULA = 'FLOPs = h*(3*2*n*d_model*d_k + 2*n^2*d_k + 2*n^2*d_v) + 2*n*(h*d_v)*d_model, ' +
@@ -78,9 +82,13 @@ if (!peerOnly) {
 const peerServer = await startPeerServer();
 const server = await startServer();
 const browser = await launchBrowser();
-let wasm, lesson, lessonLastLayer, lessonGold, analysisAll, analysisOneHead, browserVersion, peer;
+let wasm, lesson, lessonLastLayer, lessonGold, analysisAll, analysisOneHead, browserVersion, peer, firstFrame;
 try {
   browserVersion = browser.version();
+  if (!peerOnly) {
+    console.error('bench: first frame from a cold cache (5 loads)...');
+    firstFrame = await measureFirstFrame(browser, server.url);
+  }
   const { page, errors } = await openLab(browser, server.url);
   // One untimed round first: the browser compiles hot WASM functions again with its optimizing
   // compiler, and the first calls also grow the heap.
@@ -177,7 +185,8 @@ if (asJson) {
     wasm: lesson, wasm_last_layer: lessonLastLayer, wasm_gold: lessonGold, native_ms: nativeLessonMs,
     native_last_layer_ms: nativeLastLayerMs, native_gold_ms: nativeGoldMs, budget_ms: kBudgetMs, met },
     analysis: { wasm: analysisAll, wasm_one_head: analysisOneHead, native_ms: nativeAnalysisMs, native_one_head_ms: nativeOneHeadMs,
-                native_redundancy_ms: nativeRedundancyMs, budget_ms: kAnalysisBudgetMs, met: analysisMet }, peer }, null, 2));
+                native_redundancy_ms: nativeRedundancyMs, budget_ms: kAnalysisBudgetMs, met: analysisMet },
+    first_frame: { ...firstFrame, budget_ms: kFirstFrameBudgetMs, budget_bytes: kFirstFrameBudgetBytes }, peer }, null, 2));
   process.exit(0);
 }
 console.log('Attention-only forward, one layer (median per forward)');
@@ -204,6 +213,10 @@ console.log(`  = median of ${analysisAll.reps} samples (fastest ${ms(analysisAll
             `attention every run: labels and scores, redundancy ${ms(analysisAll.parts.redundancy_ms)} ms, importance ` +
             `${ms(analysisAll.parts.importance_ms)} ms; native ${ms(nativeAnalysisMs)} ms (redundancy ${ms(nativeRedundancyMs)} ms)`);
 console.log(`  one head changed (a drag frame): ${ms(analysisOneHead.median_ms)} ms in WASM, native ${ms(nativeOneHeadMs)} ms`);
+console.log();
+console.log(`${describeFirstFrame(firstFrame)}: <= ${kFirstFrameBudgetMs} ms ` +
+            `${firstFrame.median_ms <= kFirstFrameBudgetMs ? 'met' : 'NOT met'}, <= ${kFirstFrameBudgetBytes / 1000} KB ` +
+            `${firstFrame.bytes_before_first_frame <= kFirstFrameBudgetBytes ? 'met' : 'NOT met'} (scripts/serve.mjs on localhost)`);
 console.log();
 printPeer(peer);
 
