@@ -136,6 +136,7 @@
     setLanguage,
     followTheLab,
     languageOf,
+    browserLanguage,
     language: () => current,
     locale: () => TAGS[current],  // for toLocaleTimeString and the like
     texts: TEXTS,

@@ -110,6 +110,11 @@
       if (error) keepAside(store, saved, error);
       else afterFrames(2, () => { try { store.removeItem(RESTORING_KEY); } catch (e) { /* ignore */ } });
     }
+    // Nothing saved: the lab speaks the first of the browser's languages it knows (page-text.js).
+    const browserLanguage = window.headlabPageText.browserLanguage();
+    if (!saved && browserLanguage !== 'en') {
+      try { window.headlab.setLanguage(browserLanguage); } catch (e) { /* stays English */ }
+    }
     const link = location.hash.startsWith(LINK_PREFIX);
     if (!saved && !link && !(store && store.getItem(VISITED_KEY))) {
       try { window.headlab.loadStartingModel(); } catch (e) { /* the plain default stays */ }

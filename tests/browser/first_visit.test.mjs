@@ -1,6 +1,7 @@
 // A first visit opens on the starting model: four heads that each do something different on the
 // example sentence, the verb-to-subject head selected, one undo from the plain default. Later visits
-// open on the learner's own work, never on the starting model again.
+// open on the learner's own work, never on the starting model again. A browser that prefers Chinese
+// opens the lab in Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openLab, frames, screenshot } from './harness.mjs';
@@ -34,6 +35,16 @@ test('a first visit shows four specialised heads; a later visit keeps what the l
   await page.waitForFunction(() => window.headlab && window.headlab.ready, null, { timeout: 30000 });
   await page.evaluate(() => window.headlab.ready);
   assert.ok(!(await labels(page)).includes('syntactic:nsubj'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a browser that prefers Chinese opens the lab in Chinese', async () => {
+  const { page, context, errors } = await openLab(browser, server.url, { firstVisit: true, locale: 'zh-CN' });
+  await frames(page, 3);
+  assert.equal(await page.locator('#a11y').getAttribute('lang'), 'zh-Hans');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  await screenshot(page, 'first-visit-zh-1280');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -40,8 +40,8 @@ export async function launchBrowser() {
 // The lab opens as on a later visit (the plain default model) unless `firstVisit` is set: a first
 // visit opens on the starting model (web/persistence.js), which only first_visit.test.mjs is about.
 export async function openLab(browser, url, { width = 1280, height = 720, deviceScaleFactor = 1, hash = '', touch = false,
-                                              firstVisit = false } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor, hasTouch: touch, isMobile: touch });
+                                              firstVisit = false, locale = 'en-US' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor, hasTouch: touch, isMobile: touch, locale });
   if (!firstVisit) await context.addInitScript(() => { try { localStorage.setItem('headlab.visited', '1'); } catch (e) { /* none */ } });
   const page = await context.newPage();
   const errors = [];
