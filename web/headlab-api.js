@@ -138,7 +138,7 @@
     headCountExperiment: (options = {}) => call({ op: 'headCountExperiment', ...options }),
     // Speed (docs/js-api.md, "Benchmarks"): median ms per run, timed synchronously in this page.
     benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
-    benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer}
+    benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer, size}
     benchmarkAnalysis: (options = {}) => call({ op: 'benchmarkAnalysis', ...numbers(options) }),  // {reps, d_model, gold, change}
     _callWithString: callWithString,
     _resolveReady: () => resolveReady(),

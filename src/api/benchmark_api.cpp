@@ -135,23 +135,28 @@ constexpr std::uint32_t kLessonSeed = 1;
 constexpr int kEditedRow = kFeatureBias;  // every token has bias 1: every query of the head moves
 constexpr std::uint64_t kDragMergeKey = 0xbe4c;  // consecutive edits merge, as one drag does
 
-// Free play: no lesson goal to evaluate.
-AppState lesson_state(bool gold) {
+// Free play: no lesson goal to evaluate. The largest model reads the lesson text twice, past the
+// 64-token cap (the rest is cut, as in the lab).
+AppState lesson_state(bool gold, LessonEdit::Shape shape) {
   AppState state;
-  state.document.model = make_model(LessonEdit::kDModel, LessonEdit::kLayers, LessonEdit::kHeads, kLessonSeed);
-  state.document.input.text = gold ? kGoldText : kLessonText;
+  state.document.model = make_model(shape.d_model, shape.layers, shape.heads, kLessonSeed);
+  const bool largest = shape.layers == LessonEdit::kLargestShape.layers && shape.heads == LessonEdit::kLargestShape.heads;
+  state.document.input.text = gold ? kGoldText : largest ? std::string(kLessonText) + " " + kLessonText : kLessonText;
   return state;
 }
 
 json benchmark_lesson(const Controller& lab, const json& request) {
-  RequestFields fields(request, {"reps", "gold", "layer"});
+  RequestFields fields(request, {"reps", "gold", "layer", "size"});
   int reps = 50, layer = 0;
   bool gold = false;
+  enum class Size { lesson, largest } size = Size::lesson;
   if (!fields.integer("reps", 1, kMaxBenchmarkReps, reps) || !fields.boolean("gold", gold) ||
-      !fields.integer("layer", 0, LessonEdit::kLayers - 1, layer))
+      !fields.one_of<Size>("size", {{"lesson", Size::lesson}, {"largest", Size::largest}}, size))
     return failure(fields.error());
+  const LessonEdit::Shape shape = size == Size::largest ? LessonEdit::kLargestShape : LessonEdit::kLessonShape;
+  if (!fields.integer("layer", 0, shape.layers - 1, layer)) return failure(fields.error());
 
-  LessonEdit edit(lab.resources(), gold, layer);
+  LessonEdit edit(lab.resources(), gold, layer, shape);
   if (const std::string error = edit(); !error.empty()) return failure("benchmarkLesson: the edit was refused: " + error);
   const Timing total = time_runs(reps, [&] { edit(); });
   const AppState& state = edit.state();
@@ -177,8 +182,8 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   });
 
   json result = timing_json(total);
-  result.update({{"n", static_cast<int>(state.input.tokens.size())}, {"d_model", LessonEdit::kDModel},
-                 {"heads", LessonEdit::kHeads}, {"layers", LessonEdit::kLayers}, {"edited_layer", layer},
+  result.update({{"n", static_cast<int>(state.input.tokens.size())}, {"d_model", shape.d_model},
+                 {"heads", shape.heads}, {"layers", shape.layers}, {"edited_layer", layer},
                  {"has_gold", state.analysis.gold.has_gold}, {"heads_rescored", heads_rescored},
                  {"parts", {{"forward_ms", forward_only.median_ms}, {"analysis_ms", analysis_only.median_ms}}}});
   return success(std::move(result));
@@ -236,10 +241,10 @@ json benchmark_analysis(const Controller& lab, const json& request) {
 
 }  // namespace
 
-LessonEdit::LessonEdit(const Resources& resources, bool gold, int edited_layer)
-    : state_(lesson_state(gold)),
+LessonEdit::LessonEdit(const Resources& resources, bool gold, int edited_layer, Shape shape)
+    : state_(lesson_state(gold, shape)),
       controller_(state_, resources),
-      layer_(std::clamp(edited_layer, 0, kLayers - 1)) {
+      layer_(std::clamp(edited_layer, 0, shape.layers - 1)) {
   original_ = state_.document.model.layers[layer_].heads[0].W_Q(kEditedRow, 0);
 }
 

@@ -4,9 +4,10 @@
 // the lab state is never touched.
 //   {"op": "benchmark", "n", "d_model", "heads", "reps"}: attention-only forwards of a seeded random
 //     one-layer model at that size (d_k = d_v = d_model / heads) on a seeded random X (n, d_model).
-//   {"op": "benchmarkLesson", "reps", "gold", "layer"}: one learner's weight edit on the lesson-size
-//     model (2 layers x 8 heads, d_model 128, 32 tokens) through the Controller, i.e. the undo copy,
-//     the forward pass and every analysis recompute the app does per edit.
+//   {"op": "benchmarkLesson", "reps", "gold", "layer", "size"}: one learner's weight edit on the
+//     lesson-size model (2 layers x 8 heads, d_model 128, 32 tokens), or with "size": "largest" on the
+//     largest model the UI allows (6 layers x 16 heads, d_model 512, 64 tokens), through the
+//     Controller, i.e. the forward pass and every analysis recompute the app does per drag step.
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/controller.h"
+#include "engine/model.h"
 
 namespace headlab::api {
 
@@ -40,10 +42,15 @@ double attention_flops(int n, int d_model, int heads);
 // head only. The value flips between two settings: every edit changes the model.
 class LessonEdit {
  public:
-  static constexpr int kDModel = 128, kLayers = 2, kHeads = 8;
+  struct Shape {
+    int d_model, layers, heads;
+  };
+  static constexpr Shape kLessonShape = {128, 2, 8};
+  // The largest model the UI allows (kMaxDModel, kMaxLayers, kMaxHeads), on a 64-token text.
+  static constexpr Shape kLargestShape = {kMaxDModel, kMaxLayers, kMaxHeads};
 
   // `resources` (the lab's) must outlive the LessonEdit.
-  LessonEdit(const app::Resources& resources, bool gold, int edited_layer = 0);
+  LessonEdit(const app::Resources& resources, bool gold, int edited_layer = 0, Shape shape = kLessonShape);
   LessonEdit(const LessonEdit&) = delete;
   LessonEdit& operator=(const LessonEdit&) = delete;
 

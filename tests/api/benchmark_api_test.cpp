@@ -109,6 +109,23 @@ TEST_F(BenchmarkApiTest, LessonBenchmarkTimesOneEditOnTheLessonModel) {
   EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"layer", 2}}), "layer: expected an integer in 0..1 (got 2)");
 }
 
+TEST_F(BenchmarkApiTest, LessonBenchmarkAlsoTimesTheLargestModelTheUiAllows) {
+  const json r = call({{"op", "benchmarkLesson"}, {"reps", 1}, {"size", "largest"}});
+  ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
+  const json& result = r["result"];
+  EXPECT_EQ(result["n"], 64) << "the text is cut at the lab's 64 tokens";
+  EXPECT_EQ(result["d_model"], 512);
+  EXPECT_EQ(result["heads"], 16);
+  EXPECT_EQ(result["layers"], 6);
+  // The edit reaches every later layer; a head whose attention comes out bit-equal is not rescored.
+  EXPECT_GT(result["heads_rescored"].get<int>(), 16);
+  EXPECT_LE(result["heads_rescored"].get<int>(), 81) << "the edited head and the 16 heads of each later layer at most";
+  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"size", "huge"}}),
+            "size: expected one of \"lesson\", \"largest\" (got \"huge\")");
+  EXPECT_EQ(error_of({{"op", "benchmarkLesson"}, {"size", "largest"}, {"layer", 6}}),
+            "layer: expected an integer in 0..5 (got 6)");
+}
+
 TEST_F(BenchmarkApiTest, AnalysisBenchmarkRecomputesEveryHeadOfFourLayersOfSixteen) {
   const json r = call({{"op", "benchmarkAnalysis"}, {"reps", 2}});
   ASSERT_TRUE(r["ok"].get<bool>()) << r.dump();
