@@ -125,10 +125,14 @@ void draw_model_controls(PanelContext& context) {
   if (ImGui::Button(with_id(context.tr("model_reset"), "resetmodel").c_str())) actions.emit(app::ResetModel{});
   item_tooltip(context.tr("model_reset_tip"));
   flow_same_line(font * 8.0f);
+  // The page fetches the trained model after the first frame: until it is there, the button says so.
+  const bool arrived = context.resources().trained_model->arrived;
+  ImGui::BeginDisabled(!arrived);
   if (ImGui::Button(with_id(context.tr("model_trained"), "trainedmodel").c_str()))
     actions.emit(app::LoadTrainedModel{});
+  ImGui::EndDisabled();
   register_item(context.ui, ids::kLoadTrainedModel);
-  item_tooltip(context.tr("model_trained_tip"));
+  item_tooltip(context.tr(arrived ? "model_trained_tip" : "model_trained_downloading"));
 }
 
 }  // namespace headlab::ui
