@@ -79,9 +79,17 @@ export async function frames(page, count = 3) {
 // Widgets by name (src/ui/widget_ids.h), clicked where the page says they are: no pixel hunting.
 export const center = (r) => ({ x: r.x + r.width / 2, y: r.y + r.height / 2 });
 
+// The widget's rectangle once it has held still for a frame: a popup or menu that has just opened
+// is laid out over its first frames (its items start narrow), and a click there would miss.
 export async function rectOf(page, name) {
   await frames(page, 2);
-  const rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
+  let rect = await page.evaluate((n) => window.headlab.widgetRect(n), name);
+  for (let k = 0; k < 20; ++k) {
+    await frames(page, 1);
+    const next = await page.evaluate((n) => window.headlab.widgetRect(n), name);
+    if (JSON.stringify(next) === JSON.stringify(rect)) break;
+    rect = next;
+  }
   assert.ok(rect, `widget ${name} is on screen`);
   return rect;
 }

@@ -3,7 +3,7 @@
 // capped, and a long soak of random edits neither leaks wasm memory nor logs errors.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab, screenshot, frames } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, click } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -65,11 +65,8 @@ test('share link round trip through the real menu, and a hostile link is refused
   const { page, errors, context } = await openLab(browser, server.url);
   await page.evaluate(() => { window.headlab.setText('A tiny wombat sat under the old tree.'); window.headlab.setWeight(0, 1, 'W_Q', 6, 2, -3.5); });
   await frames(page, 2);
-  const button = await page.evaluate(() => window.headlab.widgetRect('export/png'));
-  await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
-  await frames(page, 2);
-  const item = await page.evaluate(() => window.headlab.widgetRect('export/share_link'));
-  await page.mouse.click(item.x + item.width / 2, item.y + item.height / 2);
+  await click(page, 'export/png');
+  await click(page, 'export/share_link');
   await page.waitForFunction(() => window.headlabPersistence.lastLink, null, { timeout: 10000 });
   const link = await page.evaluate(() => window.headlabPersistence.lastLink);
   assert.match(link, /#s=[A-Za-z0-9_-]+$/);
