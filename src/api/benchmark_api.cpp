@@ -135,13 +135,13 @@ constexpr std::uint32_t kLessonSeed = 1;
 constexpr int kEditedRow = kFeatureBias;  // every token has bias 1: every query of the head moves
 constexpr std::uint64_t kDragMergeKey = 0xbe4c;  // consecutive edits merge, as one drag does
 
-// Free play: no lesson goal to evaluate. The largest model reads the lesson text twice, past the
-// 64-token cap (the rest is cut, as in the lab).
+// Free play: no lesson goal to evaluate. Text past the token cap is cut, as in the lab.
 AppState lesson_state(bool gold, LessonEdit::Shape shape) {
   AppState state;
   state.document.model = make_model(shape.d_model, shape.layers, shape.heads, kLessonSeed);
-  const bool largest = shape.layers == LessonEdit::kLargestShape.layers && shape.heads == LessonEdit::kLargestShape.heads;
-  state.document.input.text = gold ? kGoldText : largest ? std::string(kLessonText) + " " + kLessonText : kLessonText;
+  std::string& text = state.document.input.text;
+  text = gold ? kGoldText : kLessonText;
+  for (int i = 1; i < shape.text_repeats && !gold; ++i) text += std::string(" ") + kLessonText;
   return state;
 }
 

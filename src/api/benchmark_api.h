@@ -44,10 +44,12 @@ class LessonEdit {
  public:
   struct Shape {
     int d_model, layers, heads;
+    int text_repeats;  // the lesson text, this many times over (cut at the lab's token cap)
   };
-  static constexpr Shape kLessonShape = {128, 2, 8};
-  // The largest model the UI allows (kMaxDModel, kMaxLayers, kMaxHeads), on a 64-token text.
-  static constexpr Shape kLargestShape = {kMaxDModel, kMaxLayers, kMaxHeads};
+  static constexpr Shape kLessonShape = {128, 2, 8, 1};
+  // The largest model the UI allows (kMaxDModel, kMaxLayers, kMaxHeads), on a 64-token text: the
+  // lesson text twice is past the 64-token cap.
+  static constexpr Shape kLargestShape = {kMaxDModel, kMaxLayers, kMaxHeads, 2};
 
   // `resources` (the lab's) must outlive the LessonEdit.
   LessonEdit(const app::Resources& resources, bool gold, int edited_layer = 0, Shape shape = kLessonShape);

@@ -59,6 +59,7 @@ struct Platform {
   bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
   bool common_cjk_requested = false;
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
+  std::uint64_t cjk_checked_revision = ~std::uint64_t{0};
   std::shared_ptr<headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
 };
 
@@ -160,9 +161,11 @@ void request_missing_glyphs(Platform& p) {
 // CJK character; English learners start without it (see FontFiles::cjk_startup_chars).
 void use_whole_cjk_subset_when_needed(Platform& p) {
   if (p.fonts.cjk_everything) return;
-  const bool chinese = p.state.progress.language == headlab::app::Language::zh ||
-                       headlab::ui::has_cjk_character(p.state.document.input.text);
-  if (!chinese) return;
+  const bool chinese_ui = p.state.progress.language == headlab::app::Language::zh;
+  // The sentence is read again only when an action has changed the state.
+  if (!chinese_ui && p.state.revision == p.cjk_checked_revision) return;
+  p.cjk_checked_revision = p.state.revision;
+  if (!chinese_ui && !headlab::ui::has_cjk_character(p.state.document.input.text)) return;
   p.fonts.cjk_everything = true;
   p.fonts_dirty = true;
 }
