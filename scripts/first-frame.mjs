@@ -3,7 +3,8 @@
 // together), start-up and the first frame, with the bytes transferred before it.
 
 // { loads: [...], median_ms, median_wasm_downloaded_ms, median_compiled_ms, median_main_ms,
-//   median_initialized_ms, bytes_before_first_frame } over `count` loads of `url`.
+//   median_resources_ms, median_lab_ms, median_initialized_ms, bytes_before_first_frame } over
+// `count` loads of `url`.
 export async function measureFirstFrame(browser, url, count = 5) {
   const loads = [];
   for (let k = 0; k < count; ++k) {
@@ -18,7 +19,8 @@ export async function measureFirstFrame(browser, url, count = 5) {
       const nav = performance.getEntriesByType('navigation')[0];
       const before = performance.getEntriesByType('resource').filter((e) => e.responseEnd <= first);
       return { first_frame_ms: first, wasm_downloaded_ms: wasm ? wasm.responseEnd : NaN, compiled_ms: at('headlab-compiled'),
-               main_ms: at('headlab-main'), initialized_ms: at('headlab-initialized'),
+               main_ms: at('headlab-main'), resources_ms: at('headlab-resources'), lab_ms: at('headlab-lab'),
+               initialized_ms: at('headlab-initialized'),
                bytes_before_first_frame: before.reduce((sum, e) => sum + e.transferSize, nav ? nav.transferSize : 0),
                wasm_bytes: wasm ? wasm.transferSize : NaN };
     }));
@@ -27,6 +29,7 @@ export async function measureFirstFrame(browser, url, count = 5) {
   const median = (key) => loads.map((l) => l[key]).sort((a, b) => a - b)[Math.floor(loads.length / 2)];
   return { loads, median_ms: median('first_frame_ms'), median_compiled_ms: median('compiled_ms'),
            median_wasm_downloaded_ms: median('wasm_downloaded_ms'), median_main_ms: median('main_ms'),
+           median_resources_ms: median('resources_ms'), median_lab_ms: median('lab_ms'),
            median_initialized_ms: median('initialized_ms'), bytes_before_first_frame: median('bytes_before_first_frame') };
 }
 
@@ -34,6 +37,7 @@ export async function measureFirstFrame(browser, url, count = 5) {
 export function describeFirstFrame(f) {
   return `first frame (cold, median of ${f.loads.length}): ${f.median_ms.toFixed(0)} ms; wasm downloaded at ` +
          `${f.median_wasm_downloaded_ms.toFixed(0)} ms, compiled at ${f.median_compiled_ms.toFixed(0)} ms (streamed), runtime ` +
-         `started main at ${f.median_main_ms.toFixed(0)} ms, assets and fonts ready at ${f.median_initialized_ms.toFixed(0)} ms; ` +
+         `started main at ${f.median_main_ms.toFixed(0)} ms, assets read at ${f.median_resources_ms.toFixed(0)} ms, the lab's ` +
+         `first state at ${f.median_lab_ms.toFixed(0)} ms, fonts and GL ready at ${f.median_initialized_ms.toFixed(0)} ms; ` +
          `${(f.bytes_before_first_frame / 1024).toFixed(0)} KB transferred before it`;
 }

@@ -98,7 +98,7 @@ void receive_page_text(const SDL_Event& event) {
 EM_JS(int, browser_inner_width, (), { return window.innerWidth | 0; });
 EM_JS(int, browser_inner_height, (), { return window.innerHeight | 0; });
 EM_JS(int, primary_pointer_is_coarse, (), { return window.matchMedia && window.matchMedia('(pointer: coarse)').matches ? 1 : 0; });
-// Start-up marks for scripts/bench-web.mjs: where the time before the first frame goes.
+// Start-up marks for scripts/first-frame.mjs: where the time before the first frame goes.
 EM_JS(void, mark_startup, (const char* name), { performance.mark(UTF8ToString(name)); });
 EM_JS(void, report_first_frame, (), {
   if (Module.onFirstFrame) Module.onFirstFrame();
@@ -450,11 +450,13 @@ int main() {
     return 1;
   }
   static const headlab::app::Resources resources = std::move(loaded).value();
+  mark_startup("headlab-resources");
   platform.trained_model = resources.trained_model;
   static headlab::app::Controller controller(platform.state, resources);
   platform.controller = &controller;
   static headlab::app::TrainingSession training(resources);
   platform.training = &training;
+  mark_startup("headlab-lab");
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -474,6 +476,7 @@ int main() {
   }
   platform.fonts.cjk_startup_chars = headlab::ui::kLanguageButtonChinese;
   headlab::ui::load_fonts(platform.fonts, kFontSize, platform.pixel_ratio);
+  mark_startup("headlab-fonts");
   ImGui_ImplSDL2_InitForOpenGL(platform.window, platform.gl);
   io.SetClipboardTextFn = set_clipboard_text;
   io.GetClipboardTextFn = get_clipboard_text;
