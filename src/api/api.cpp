@@ -228,6 +228,8 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
 std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training) {
   const json request = json::parse(request_json, nullptr, false);
   if (request.is_discarded()) return failure("request: not valid JSON").dump();
+  // Answers describe the whole document, never layers still lagging after a drag in the page.
+  controller.catch_up_all();
   const json reply = dispatch(controller, training, request);
   // A training request (requestTraining, a lesson's setup) or steps taken reach the run and the
   // lesson goals before the caller's next request, not only at the next frame.

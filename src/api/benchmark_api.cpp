@@ -161,18 +161,28 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   const Timing total = time_runs(reps, [&] { edit(); });
   const AppState& state = edit.state();
   const int heads_rescored = state.analysis.heads_scored;
+  const int layers_recomputed = state.current_layers;
+  // The same edit followed by the catch-up of the later layers: what one edit costs in all, spread
+  // over the frames after a drag pauses (and what an edit cost before drags left layers behind).
+  const Timing with_catch_up = time_runs(reps, [&] {
+    edit();
+    edit.catch_up();
+  });
 
-  // The two big parts on their own, on the same two models the edits alternate between (forward
-  // and analysis both redo only what the edit changed).
+  // The two big parts of a drag step on their own, on the same two models the edits alternate
+  // between (forward and analysis both redo only what the edit changed, in the layers it computes).
   const Model& model_a = state.document.model;
   const Model model_b = edit.next_model();
   const Matrix& X = state.input.X;
+  const auto drawn_layers = static_cast<std::size_t>(layers_recomputed);
   Trace trace_a, trace_b, scratch;
   forward(model_a, X, trace_a);
-  forward(model_b, X, trace_b);
+  trace_b = trace_a;
+  forward_layers(model_b, X, trace_b, drawn_layers);
+  forward(model_a, X, scratch);
   bool forward_b = false;
   const Timing forward_only =
-      time_runs(reps, [&] { forward((forward_b = !forward_b) ? model_b : model_a, X, scratch); });
+      time_runs(reps, [&] { forward_layers((forward_b = !forward_b) ? model_b : model_a, X, scratch, drawn_layers); });
   analysis::Analysis analysis;
   bool use_b = false;
   const Timing analysis_only = time_runs(reps, [&] {
@@ -185,6 +195,8 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   result.update({{"n", static_cast<int>(state.input.tokens.size())}, {"d_model", shape.d_model},
                  {"heads", shape.heads}, {"layers", shape.layers}, {"edited_layer", layer},
                  {"has_gold", state.analysis.gold.has_gold}, {"heads_rescored", heads_rescored},
+                 {"layers_recomputed", layers_recomputed},
+                 {"with_catch_up", timing_json(with_catch_up)},
                  {"parts", {{"forward_ms", forward_only.median_ms}, {"analysis_ms", analysis_only.median_ms}}}});
   return success(std::move(result));
 }

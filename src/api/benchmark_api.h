@@ -39,7 +39,9 @@ double attention_flops(int n, int d_model, int heads);
 // 32-token sentence (`gold`: the longest annotated sentence, 16 tokens, so syntactic scores run too;
 // none has 32), and a drag on one W_Q cell of head 0 of `edited_layer`. An edit in layer 0 gives
 // that head and every head of layer 1 new attention (the costliest single edit); in layer 1, that
-// head only. The value flips between two settings: every edit changes the model.
+// head only. As in the lab, a drag step computes the layers through the edited one at once and the
+// later ones when the drag pauses (catch_up). The value flips between two settings: every edit
+// changes the model.
 class LessonEdit {
  public:
   struct Shape {
@@ -57,7 +59,10 @@ class LessonEdit {
   LessonEdit& operator=(const LessonEdit&) = delete;
 
   // Applies the next edit through the Controller (undo copy, forward, analysis); "" or why refused.
+  // A drag step: the layers after the edited one lag (AppState::current_layers) until catch_up().
   std::string operator()();
+  // Recomputes the lagging layers, as the frames after a paused drag do.
+  void catch_up() { controller_.catch_up_all(); }
   const app::AppState& state() const { return state_; }
   // The model the next edit will produce (the other of the two settings).
   Model next_model() const;

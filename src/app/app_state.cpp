@@ -8,9 +8,19 @@
 
 namespace headlab::app {
 
+bool layers_lag(const AppState& state) {
+  return state.current_layers < static_cast<int>(state.document.model.layers.size());
+}
+
 void recompute(AppState& state, const Resources& resources) {
+  recompute_layers(state, resources, static_cast<int>(state.document.model.layers.size()));
+}
+
+void recompute_layers(AppState& state, const Resources& resources, int layers) {
   const Lexicon& lexicon = resources.lexicon;
-  if (!state.dirty) return;
+  const int layer_count = static_cast<int>(state.document.model.layers.size());
+  layers = std::clamp(layers, 0, layer_count);
+  if (!state.dirty && state.current_layers >= layers) return;
   if (!same_input_source(state.input_source, state.document, lexicon)) {
     const bool was_truncated = state.input.truncated;
     state.input = prepare_input(state.document, lexicon);
@@ -25,16 +35,17 @@ void recompute(AppState& state, const Resources& resources) {
                     notices.end());
     }
   }
-  forward(state.document.model, state.input.X, state.trace);
-  analysis::analyze(state.document.model, state.input.tokens, state.trace, resources.analysis,
-                    state.analysis_options, state.analysis);
+  forward_layers(state.document.model, state.input.X, state.trace, static_cast<std::size_t>(layers));
+  analysis::analyze_layers(state.document.model, state.input.tokens, state.trace, resources.analysis,
+                           state.analysis_options, state.analysis, static_cast<std::size_t>(layers));
   Selection& s = state.selection;
-  const int layers = static_cast<int>(state.document.model.layers.size());
-  s.layer = std::clamp(s.layer, 0, layers - 1);
+  s.layer = std::clamp(s.layer, 0, layer_count - 1);
   s.head = std::clamp(s.head, 0, state.document.model.layers[s.layer].head_count() - 1);
+  // After a document change only the layers just computed are current; catching up adds to them.
+  state.current_layers = state.dirty ? layers : std::max(state.current_layers, layers);
   state.dirty = false;
   ++state.revision;
-  update_goal(state, resources);
+  if (!layers_lag(state)) update_goal(state, resources);
 }
 
 void update_goal(AppState& state, const Resources& resources) {

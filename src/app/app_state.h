@@ -63,13 +63,25 @@ struct AppState {
   std::optional<lessons::TrainingReading> training;
   std::uint64_t revision = 0;   // bumps whenever the trace was recomputed
   bool dirty = true;            // the document changed since the last recompute
+  // Leading layers whose trace and analysis show the document. A drag on a weight recomputes only
+  // the layers the frame needs (Controller::apply); the later ones show the model as it was before
+  // and catch up in the frames after (Controller::catch_up). The layer count when nothing lags.
+  int current_layers = 0;
 };
+
+// Whether some layers still show the model as it was before a drag (AppState::current_layers).
+bool layers_lag(const AppState& state);
 
 struct Resources;
 
-// Recomputes input, trace and analysis when the document changed. Cheap when clean. No file I/O:
-// everything it reads from assets/ is in `resources`.
+// Recomputes input, trace and analysis when the document changed or layers lag, and checks the
+// lesson goal. Cheap when clean. No file I/O: everything it reads from assets/ is in `resources`.
 void recompute(AppState& state, const Resources& resources);
+
+// The same for the first `layers` layers only; the later ones keep what they showed and lag
+// (AppState::current_layers) until a recompute reaches them. The goal is checked only once no layer
+// lags, since goals read every layer.
+void recompute_layers(AppState& state, const Resources& resources, int layers);
 
 // Evaluates the current lesson step's goal (progress.goal_met) and records completion; for a
 // probe goal, also the live probe reading the lesson panel shows.

@@ -1,6 +1,9 @@
 #include "app/controller.h"
 
+#include <algorithm>
+#include <chrono>
 #include <utility>
+#include <variant>
 
 namespace headlab::app {
 
@@ -8,18 +11,33 @@ Controller::Controller(AppState& state, const Resources& resources) : state_(sta
   recompute(state_, resources_);
 }
 
+namespace {
+
+// The layers a drag step must show this frame: through the edited layer and the selected one (the
+// weight editor and the heatmaps draw the selected layer). 0 when `action` is no drag on a weight.
+int layers_for_drag_step(const AppState& state, const Action& action, std::uint64_t merge_key) {
+  const SetWeight* weight = std::get_if<SetWeight>(&action);
+  if (merge_key == 0 || weight == nullptr) return 0;
+  return std::max(weight->layer, state.selection.layer) + 1;
+}
+
+}  // namespace
+
 ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
+  const int drag_layers = layers_for_drag_step(state_, action, merge_key);
+  // Actions read the state (PruneLeastImportant ranks by the analysis): no layer may lag for them.
+  if (drag_layers == 0) recompute(state_, resources_);
   const bool edits_document = changes_document(action);
-  // Assigned into a kept buffer: a drag step (merged into the last undo step) copies the document
-  // without allocating.
-  if (edits_document) before_ = state_.document;
+  const bool merges = edits_document && merge_key != 0 && merge_key == last_merge_key_ && !undo_.empty();
+  // A step merged into the last undo step needs no copy of the document before it: at the largest
+  // model that copy (25 MB) took longer than the step's forward pass.
+  if (edits_document && !merges) before_ = state_.document;
   ActionResult result = app::apply(state_, resources_, action);
   if (!result.ok()) {
     push_notice(state_, NoticeLevel::error, result.error);
     return result;
   }
   if (edits_document) {
-    const bool merges = merge_key != 0 && merge_key == last_merge_key_ && !undo_.empty();
     if (!merges) {
       undo_.push_back(std::move(before_));
       if (undo_.size() > kUndoDepth) undo_.pop_front();
@@ -27,8 +45,24 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
     redo_.clear();
     last_merge_key_ = merge_key;
   }
-  recompute(state_, resources_);
+  if (drag_layers > 0) {
+    recompute_layers(state_, resources_, drag_layers);
+    dragged_since_catch_up_ = true;
+  } else {
+    recompute(state_, resources_);
+  }
   return result;
+}
+
+bool Controller::catch_up(double budget_seconds) {
+  // A drag still moving: its next step would throw this work away.
+  if (std::exchange(dragged_since_catch_up_, false) || !layers_lag(state_)) return false;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  do {
+    recompute_layers(state_, resources_, state_.current_layers + 1);
+  } while (layers_lag(state_) && std::chrono::duration<double>(Clock::now() - start).count() < budget_seconds);
+  return true;
 }
 
 void Controller::notify(NoticeLevel level, std::string text) { push_notice(state_, level, std::move(text)); }

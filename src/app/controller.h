@@ -26,7 +26,18 @@ class Controller {
   // Applies `action`. A refused action changes nothing but posting an error notice. Actions that
   // share a non-zero `merge_key` in a row (one drag of one cell) make a single undo step; actions
   // that change no document (selection, theme) make none.
+  //
+  // A step of a drag on a weight (a SetWeight with a merge key) recomputes only the layers up to
+  // the edited and the selected one, so a drag in layer 0 of a 6-layer model keeps the frame rate;
+  // the later layers lag until catch_up. Any other action first brings every layer up to date.
   ActionResult apply(const Action& action, std::uint64_t merge_key = 0);
+
+  // Once per frame, before drawing: when layers lag and no drag step came since the last call,
+  // recomputes lagging layers one at a time until `budget_seconds` are spent (at least one), then
+  // checks the lesson goal once none lags. Returns whether something was recomputed.
+  bool catch_up(double budget_seconds);
+  // Every lagging layer now (the JS API, whose answers describe the whole document).
+  void catch_up_all() { recompute(state_, resources_); }
 
   // A notice from outside the app (the page, training): no undo step.
   void notify(NoticeLevel level, std::string text);
@@ -38,7 +49,10 @@ class Controller {
 
   // Lesson progress is not part of the document: moving between steps records no undo step.
   LessonProgress& progress() { return state_.progress; }
-  void refresh_goal() { update_goal(state_, resources_); }
+  // Goals read every layer: while some lag, the catch-up that ends it checks the goal.
+  void refresh_goal() {
+    if (!layers_lag(state_)) update_goal(state_, resources_);
+  }
 
   bool can_undo() const { return !undo_.empty(); }
   bool can_redo() const { return !redo_.empty(); }
@@ -54,6 +68,7 @@ class Controller {
   std::deque<Document> undo_;
   std::deque<Document> redo_;
   std::uint64_t last_merge_key_ = 0;
+  bool dragged_since_catch_up_ = false;
 };
 
 }  // namespace headlab::app

@@ -1,5 +1,6 @@
 #include "forward.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -129,11 +130,13 @@ void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadT
   out.Z.noalias() = out.attention * out.V;
 }
 
-void forward(const Model& model, const Matrix& X, Trace& trace) {
+void forward(const Model& model, const Matrix& X, Trace& trace) { forward_layers(model, X, trace, model.layers.size()); }
+
+void forward_layers(const Model& model, const Matrix& X, Trace& trace, std::size_t layer_count) {
   if (&trace.X != &X) trace.X = X;
   trace.layers.resize(model.layers.size());
   const Matrix* layer_in = &trace.X;
-  for (std::size_t l = 0; l < model.layers.size(); ++l) {
+  for (std::size_t l = 0; l < std::min(layer_count, model.layers.size()); ++l) {
     const Layer& layer = model.layers[l];
     LayerTrace& lt = trace.layers[l];
     const Eigen::Index n = layer_in->rows();

@@ -58,6 +58,12 @@ void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadT
 // bit-equal to a fresh trace's (the same arithmetic on the same bits).
 void forward(const Model& model, const Matrix& X, Trace& trace);
 
+// The same for the first `layer_count` layers only (clamped to the model's). The later layers keep
+// the trace of the last call that reached them: a later forward() that does reach them still gives
+// a fresh trace's bits. A drag on a weight of layer 0 of a deep model thus shows the layer being
+// edited at once and leaves the rest for later frames.
+void forward_layers(const Model& model, const Matrix& X, Trace& trace, std::size_t layer_count);
+
 // LayerNorm of each row: (x - mean) / sqrt(var + 1e-5) * gamma + beta.
 void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out);
 

@@ -35,6 +35,9 @@
 namespace {
 
 constexpr float kFontSize = 15.0f;
+// Per frame for layers a drag left behind: at the largest model one layer takes about 12 ms in
+// WASM, so this recomputes one layer a frame there and every layer at once on the lesson models.
+constexpr double kCatchUpSeconds = 0.008;
 
 // The browser bridge has no other way to reach the app than a single instance pointer.
 struct Platform {
@@ -312,6 +315,8 @@ void frame(void* arg) {
   }
   use_whole_cjk_subset_when_needed(p);
   track_window_size(p);
+  // Layers left behind by a drag that has paused, a few milliseconds' worth a frame.
+  p.controller->catch_up(kCatchUpSeconds);
   // Training gets its budget first, so this frame draws the newest steps.
   headlab::app::sync_training(*p.controller, *p.training);
   p.training->advance_frame();

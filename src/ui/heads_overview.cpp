@@ -97,9 +97,12 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   const std::vector<analysis::AttentionSpread>& spreads = ui.spreads;
   for (int l = 0; l < layer_count; ++l) {
     const Layer& layer = model.layers[l];
+    const bool lagging = l >= state.current_layers;
+    const float row_top = ImGui::GetCursorScreenPos().y;
     ImGui::BeginGroup();
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("L%d", l);
+    if (lagging) item_tooltip(words("layer_catching_up_tip"));
     ImGui::EndGroup();
     ImGui::SameLine(font * 2.0f);
     const int heads = ui.overview_summary ? 1 : layer.head_count();
@@ -145,6 +148,20 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       ImGui::SameLine();
       draw_layer_profile(state, l, spreads[l], ImGui::GetContentRegionAvail().x, words);
       register_item(ui, std::string(ids::kOverviewLayerProfile) + "/" + std::to_string(l));
+    }
+    if (lagging) {
+      // A veil over the row, so old thumbnails never pass for the model being dragged, and the word
+      // for it where it can be read.
+      const ImVec2 window = ImGui::GetWindowPos();
+      const float row_bottom = ImGui::GetCursorScreenPos().y - ImGui::GetStyle().ItemSpacing.y;
+      ImVec4 veil = ImGui::GetStyleColorVec4(ImGuiCol_ChildBg);
+      if (veil.w == 0.0f) veil = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+      veil.w = 0.6f;
+      ImDrawList* draw = ImGui::GetWindowDrawList();
+      draw->AddRectFilled(ImVec2(window.x, row_top), ImVec2(window.x + ImGui::GetWindowWidth(), row_bottom),
+                          ImGui::GetColorU32(veil));
+      const char* note = words("layer_catching_up");
+      draw->AddText(ImVec2(window.x + font * 2.0f + spacing, row_top + font * 0.2f), ImGui::GetColorU32(ImGuiCol_Text), note);
     }
   }
   ImGui::EndChild();

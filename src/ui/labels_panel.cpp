@@ -222,6 +222,10 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
     ImGui::Separator();
     ImGui::Text(words("labels_layer"), l);
     ImGui::SameLine();
+    if (l >= state.current_layers) {
+      lagging_layer_note(words);
+      ImGui::SameLine();
+    }
     ImGui::PushID(l);
     if (ImGui::SmallButton(with_id(words("labels_prune_least"), "prune_least").c_str())) context.actions.emit(app::PruneLeastImportant{l, 1});
     item_tooltip(words("labels_prune_least_tip"));

@@ -27,6 +27,11 @@ void register_rect(LabUiState& ui, const std::string& name, ImVec2 min, ImVec2 m
   ui.widget_rects[name] = Rect{min.x, min.y, max.x - min.x, max.y - min.y};
 }
 
+void lagging_layer_note(const Words& words) {
+  ImGui::TextDisabled("%s", words("layer_catching_up"));
+  item_tooltip(words("layer_catching_up_tip"));
+}
+
 void register_item(LabUiState& ui, const std::string& name) {
   register_rect(ui, name, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 }

@@ -4,6 +4,7 @@
 
 #include "imgui.h"
 #include "ui/ui_state.h"
+#include "ui/words.h"
 
 namespace headlab::ui {
 
@@ -11,6 +12,9 @@ namespace headlab::ui {
 void help_marker(const char* text);
 // Tooltip for the last item, wrapped to a readable width.
 void item_tooltip(const char* text);
+// "updating…" beside a layer that still shows the model from before a drag (AppState::current_layers),
+// with the reason on hover.
+void lagging_layer_note(const Words& words);
 // Records the last item's screen rectangle under `name` (for window.headlab.widgetRect).
 void register_item(LabUiState& ui, const std::string& name);
 void register_rect(LabUiState& ui, const std::string& name, ImVec2 min, ImVec2 max);

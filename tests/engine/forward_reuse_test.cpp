@@ -101,5 +101,43 @@ TEST(ForwardReuse, EveryEditGivesTheFreshTrace) {
   }
 }
 
+// A drag shows only the layers it needs (forward_layers) and catches up on the rest later: the
+// layers it skipped keep their old trace meanwhile, and whatever mix of partial passes came before,
+// the layers a pass reaches have a fresh trace's bits.
+TEST(ForwardReuse, LayersLeftBehindCatchUpToTheFreshTrace) {
+  std::mt19937 rng(11);
+  Model model = make_model(32, 4, 4, 5, Embedding::random);
+  const Matrix X = test_util::random_matrix(7, 32, rng);
+  Trace lagging;
+  forward(model, X, lagging);
+  const Trace before = lagging;
+  for (int drag = 0; drag < 3; ++drag) {  // three steps of one drag in layer 0, each drawing layer 0 only
+    model.layers[0].heads[1].W_Q(2, drag) += 0.5f;
+    forward_layers(model, X, lagging, 1);
+  }
+  Trace fresh;
+  forward(model, X, fresh);
+  EXPECT_TRUE(bit_equal(lagging.layers[0].attention_output, fresh.layers[0].attention_output));
+  EXPECT_TRUE(bit_equal(lagging.layers[0].heads[1].attention, fresh.layers[0].heads[1].attention));
+  EXPECT_FALSE(bit_equal(lagging.layers[0].heads[1].attention, before.layers[0].heads[1].attention));
+  for (std::size_t l = 1; l < 4; ++l) {
+    EXPECT_TRUE(bit_equal(lagging.layers[l].input, before.layers[l].input)) << "layer " << l << " was left as it was";
+    EXPECT_TRUE(bit_equal(lagging.layers[l].output, before.layers[l].output)) << "layer " << l;
+  }
+  // Catching up one layer at a time, as the frames after the drag do.
+  for (std::size_t through = 2; through <= 4; ++through) {
+    forward_layers(model, X, lagging, through);
+    for (std::size_t l = 0; l < through; ++l)
+      EXPECT_TRUE(bit_equal(lagging.layers[l].output, fresh.layers[l].output)) << "through " << through << ", layer " << l;
+  }
+  expect_same_trace(lagging, fresh, "caught up");
+  // Asking for more layers than the model has is the whole pass.
+  model.layers[3].heads[0].W_V(1, 1) = -2.0f;
+  forward_layers(model, X, lagging, 99);
+  Trace fresh_again;
+  forward(model, X, fresh_again);
+  expect_same_trace(lagging, fresh_again, "more layers than the model has");
+}
+
 }  // namespace
 }  // namespace headlab

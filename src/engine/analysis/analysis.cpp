@@ -44,6 +44,11 @@ Resources load_resources() {
 
 void analyze(const Model& model, const Tokens& tokens, const Trace& trace, const Resources& resources,
              const AnalysisOptions& options, Analysis& out) {
+  analyze_layers(model, tokens, trace, resources, options, out, model.layers.size());
+}
+
+void analyze_layers(const Model& model, const Tokens& tokens, const Trace& trace, const Resources& resources,
+                    const AnalysisOptions& options, Analysis& out, std::size_t layer_count) {
   const bool same_input = out.previous_resources == &resources && out.previous_window == options.local_window &&
                           out.previous_causal == model.causal && same_tokens(out.previous_tokens, tokens);
   if (!same_input) {
@@ -59,14 +64,18 @@ void analyze(const Model& model, const Tokens& tokens, const Trace& trace, const
   out.gold.reason = sentence.gold.reason;
   out.gold.sentence_id = sentence.gold.sentence ? sentence.gold.sentence->id : std::string();
 
-  const std::size_t layer_count = std::min(model.layers.size(), trace.layers.size());
-  out.layers.resize(layer_count);
-  out.redundancy_workspaces.resize(layer_count);
-  out.importance_workspaces.resize(layer_count);
+  const std::size_t all_layers = std::min(model.layers.size(), trace.layers.size());
+  out.layers.resize(all_layers);
+  out.redundancy_workspaces.resize(all_layers);
+  out.importance_workspaces.resize(all_layers);
+  // A layer left out keeps scores of the tokens it was analysed with: with new tokens, none may be.
+  if (!same_input) layer_count = all_layers;
   std::vector<float>& importance = out.importance_buffer;
-  for (std::size_t l = 0; l < layer_count; ++l) {
+  for (std::size_t l = 0; l < all_layers; ++l) {
     const LayerTrace& lt = trace.layers[l];
     LayerAnalysis& la = out.layers[l];
+    // Left out, unless it was never analysed at this head count (then it has nothing to keep).
+    if (l >= layer_count && la.heads.size() == lt.heads.size()) continue;
     la.heads.resize(lt.heads.size());
     // Redundancy first: it finds the heads whose attention changed since the last call.
     RedundancyWorkspace& workspace = out.redundancy_workspaces[l];

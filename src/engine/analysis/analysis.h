@@ -84,4 +84,9 @@ struct Analysis {
 void analyze(const Model& model, const Tokens& tokens, const Trace& trace, const Resources& resources,
              const AnalysisOptions& options, Analysis& out);
 
+// The same for the first `layer_count` layers only (forward_layers computed just those): the later
+// layers keep their last analysis, which matches their trace. A new input analyses every layer.
+void analyze_layers(const Model& model, const Tokens& tokens, const Trace& trace, const Resources& resources,
+                    const AnalysisOptions& options, Analysis& out, std::size_t layer_count);
+
 }  // namespace headlab::analysis
