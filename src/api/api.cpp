@@ -45,7 +45,10 @@ json apply_request(Controller& controller, const json& request) {
 json op_state(Controller& c, RequestFields&) { return success(json::parse(state_json(c.state(), c.resources()))); }
 
 // Persistence (web/persistence.js): the whole lab state, strict on the way in.
-json op_save_state(Controller& c, RequestFields&) { return success(save_state(c.state())); }
+json op_save_state(Controller& c, RequestFields&) {
+  if (std::string why = state_too_large(c.state()); !why.empty()) return failure(why);
+  return success(save_state(c.state()));
+}
 json op_load_state(Controller& c, RequestFields& f) {
   std::string text;
   if (!f.string("json", text, true)) return failure(f.error());
@@ -54,6 +57,7 @@ json op_load_state(Controller& c, RequestFields& f) {
 
 // Share links (docs/saving-and-sharing.md): the fragment "#s=..." for the current lab, and back.
 json op_share_link(Controller& c, RequestFields&) {
+  if (std::string why = state_too_large(c.state()); !why.empty()) return failure(why);
   return success(std::string(kShareLinkPrefix) + encode_share_payload(save_state(c.state())));
 }
 json op_open_share_link(Controller& c, RequestFields& f) {

@@ -184,11 +184,12 @@ json benchmark_lesson(const Controller& lab, const json& request) {
   const Timing forward_only =
       time_runs(reps, [&] { forward_layers((forward_b = !forward_b) ? model_b : model_a, X, scratch, drawn_layers); });
   analysis::Analysis analysis;
+  analysis::analyze(model_a, state.input.tokens, trace_a, lab.resources().analysis, state.analysis_options, analysis);
   bool use_b = false;
   const Timing analysis_only = time_runs(reps, [&] {
     use_b = !use_b;
-    analysis::analyze(use_b ? model_b : model_a, state.input.tokens, use_b ? trace_b : trace_a,
-                      lab.resources().analysis, state.analysis_options, analysis);
+    analysis::analyze_layers(use_b ? model_b : model_a, state.input.tokens, use_b ? trace_b : trace_a,
+                             lab.resources().analysis, state.analysis_options, analysis, drawn_layers);
   });
 
   json result = timing_json(total);

@@ -15,6 +15,13 @@ namespace {
 
 // The layers a drag step must show this frame: through the edited layer and the selected one (the
 // weight editor and the heatmaps draw the selected layer). 0 when `action` is no drag on a weight.
+std::size_t document_bytes(const Document& document) {
+  const Input& input = document.input;
+  std::size_t bytes = model_bytes(document.model) + input.text.size() + static_cast<std::size_t>(input.X.size()) * sizeof(float);
+  for (const std::string& token : input.tokens) bytes += sizeof(std::string) + token.size();
+  return bytes;
+}
+
 int layers_for_drag_step(const AppState& state, const Action& action, std::uint64_t merge_key) {
   const SetWeight* weight = std::get_if<SetWeight>(&action);
   if (merge_key == 0 || weight == nullptr) return 0;
@@ -38,11 +45,11 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
     return result;
   }
   if (edits_document) {
+    redo_.clear();
     if (!merges) {
       undo_.push_back(std::move(before_));
-      if (undo_.size() > kUndoDepth) undo_.pop_front();
+      trim_history();
     }
-    redo_.clear();
     last_merge_key_ = merge_key;
   }
   if (drag_layers > 0) {
@@ -71,6 +78,16 @@ void Controller::notify(NoticeLevel level, const char* key, std::vector<std::str
   push_notice(state_, resources_.ui_text, level, key, std::move(args));
 }
 
+void Controller::trim_history() {
+  std::size_t bytes = 0;
+  for (const Document& document : undo_) bytes += document_bytes(document);
+  for (const Document& document : redo_) bytes += document_bytes(document);
+  while (undo_.size() > kUndoDepth || (undo_.size() > 1 && bytes > kHistoryBytes)) {
+    bytes -= document_bytes(undo_.front());
+    undo_.pop_front();
+  }
+}
+
 bool Controller::undo() {
   if (undo_.empty()) return false;
   redo_.push_back(std::move(state_.document));
@@ -87,6 +104,7 @@ bool Controller::redo() {
   undo_.push_back(std::move(state_.document));
   state_.document = std::move(redo_.back());
   redo_.pop_back();
+  trim_history();
   last_merge_key_ = 0;
   state_.dirty = true;
   recompute(state_, resources_);

@@ -15,6 +15,9 @@ namespace headlab::app {
 class Controller {
  public:
   static constexpr std::size_t kUndoDepth = 256;
+  // And at most this much memory for undo and redo together (the oldest steps go first, one always
+  // stays): a document of the largest model is 25 MB, so 256 of them would exhaust the page's 2 GB.
+  static constexpr std::size_t kHistoryBytes = std::size_t{256} << 20;
 
   // `resources` must outlive the Controller.
   Controller(AppState& state, const Resources& resources);
@@ -69,6 +72,9 @@ class Controller {
   std::deque<Document> redo_;
   std::uint64_t last_merge_key_ = 0;
   bool dragged_since_catch_up_ = false;
+
+  // Drops the oldest undo steps past kUndoDepth or kHistoryBytes.
+  void trim_history();
 };
 
 }  // namespace headlab::app

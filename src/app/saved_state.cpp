@@ -35,6 +35,16 @@ bool read_progress(JsonReader& r, const json& lesson, const LessonList& lessons,
 
 }  // namespace
 
+std::string state_too_large(const AppState& state) {
+  // A float is written with up to 9 significant digits: about 12 characters for its 4 bytes.
+  constexpr std::size_t kTextPerWeightByte = 3;
+  const std::size_t estimate = model_bytes(state.document.model) * kTextPerWeightByte;
+  if (estimate <= kMaxStateBytes) return "";
+  return "the model is too large to save in this browser (about " + std::to_string(estimate >> 20) +
+         " MB as text; at most " + std::to_string(kMaxStateBytes >> 20) +
+         " MB): fewer layers or heads, or a smaller d_model, can be saved";
+}
+
 std::string save_state(const AppState& state) {
   json out;
   out["format"] = kStateFormat;

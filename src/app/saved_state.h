@@ -17,6 +17,10 @@ inline constexpr const char* kStateFormat = "headlab-state";
 inline constexpr int kStateVersion = 1;
 inline constexpr std::size_t kMaxStateBytes = 32u << 20;  // refuse anything larger before parsing
 
+// Why the lab's state is too large to save ("" when it is not): as JSON text its weights would pass
+// kMaxStateBytes, so it could not be restored, and building that text takes more memory than the
+// page has (the largest model, 25 MB of weights, needed over 1.5 GB of the 2 GB WASM heap).
+std::string state_too_large(const AppState& state);
 std::string save_state(const AppState& state);
 // Replaces document, selection, lesson progress and preferences. "" or why it was refused.
 std::string load_state(Controller& controller, const std::string& json_text);

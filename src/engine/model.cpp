@@ -161,4 +161,18 @@ void randomize(Model& model, std::uint32_t seed) {
       gaussian(static_cast<int>(kMaxTokens) + 2, model.d_model, 0.5f, mix_seed(seed, -1, 0, kPositional));
 }
 
+std::size_t model_bytes(const Model& model) {
+  std::size_t numbers = static_cast<std::size_t>(model.positional_table.size() + model.token_embedding.size() + model.output_bias.size());
+  for (const Layer& layer : model.layers) {
+    numbers += static_cast<std::size_t>(layer.W_O.size() + layer.ln_gamma.size() + layer.ln_beta.size() + layer.ln2_gamma.size() +
+                                        layer.ln2_beta.size() + layer.ffn.W_1.size() + layer.ffn.b_1.size() +
+                                        layer.ffn.W_2.size() + layer.ffn.b_2.size());
+    for (const HeadWeights& head : layer.heads)
+      numbers += static_cast<std::size_t>(head.W_Q.size() + head.W_K.size() + head.W_V.size());
+  }
+  std::size_t bytes = numbers * sizeof(float);
+  for (const std::string& word : model.vocab) bytes += sizeof(std::string) + word.size();
+  return bytes;
+}
+
 }  // namespace headlab

@@ -4,6 +4,7 @@
 // Shapes (n tokens): X (n, d_model); per head W_Q, W_K (d_model, d_k), W_V (d_model, d_v);
 // per layer W_O (head_count * d_v, d_model). A layer with no residual, norm or FFN computes
 // exactly Concat(Z_1..Z_h) W_O.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -93,6 +94,9 @@ void set_head_dims(Model& model, int layer, int d_k, int d_v);
 void set_ffn(Model& model, int layer, bool enabled);
 // Re-seeds every weight of the model (same shapes).
 void randomize(Model& model, std::uint32_t seed);
+
+// Bytes of the model's numbers and vocabulary: what a copy of it (an undo step) holds.
+std::size_t model_bytes(const Model& model);
 
 // Identity-like W_O: row r maps to column r (mod d_model), so the output starts as the plain
 // concatenation folded onto d_model.

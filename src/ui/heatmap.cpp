@@ -68,6 +68,12 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
     ImGui::PopID();
     return result;
   }
+  // Scrolled out of view: a cell is a rectangle each, and the overview of the largest model has
+  // 96 heatmaps of 64 x 64 cells, most of them off screen.
+  if (!ImGui::IsItemVisible()) {
+    ImGui::PopID();
+    return result;
+  }
   if (hovered) {
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     result.hovered_row = g.row_at(mouse.y);

@@ -10,6 +10,7 @@
 #include "app/controller.h"
 #include "app/lesson_runner.h"
 #include "app/saved_state.h"
+#include "api/api.h"
 #include "api/state_json.h"
 #include "engine/model_file.h"
 #include "test_resources.h"
@@ -146,6 +147,42 @@ TEST_F(ApplyActionTest, PruneLeastImportantRanksByTheCurrentAnalysis) {
   const std::string before = fingerprint(stale);
   EXPECT_FALSE(apply(stale, resources, PruneLeastImportant{0, 1}).ok());
   EXPECT_EQ(fingerprint(stale), before);
+}
+
+// The largest model the UI allows is 25 MB a document: 256 undo steps of it would take 6 GB and
+// kill the page (2 GB at most in WASM). The history keeps what fits in its budget instead.
+TEST(UndoHistory, BigModelsKeepAsManyStepsAsFitTheBudget) {
+  AppState state;
+  state.document.model = make_model(kMaxDModel, kMaxLayers, kMaxHeads, 3);
+  const std::size_t document = model_bytes(state.document.model);
+  // W_O and the heads' W_Q, W_K, W_V of 6 layers, and a little more (LayerNorm, positions).
+  ASSERT_GE(document, std::size_t{kMaxLayers} * (512 * 512 + 16 * 3 * 512 * 32) * sizeof(float));
+  ASSERT_LT(document, std::size_t{26} << 20);
+  Controller controller(state, test_resources());
+  const int edits = static_cast<int>(Controller::kHistoryBytes / document) + 5;
+  for (int i = 0; i < edits; ++i) ASSERT_TRUE(controller.apply(SetWeight{0, 0, WeightMatrix::W_V, 0, 0, 0.5 + i}).ok());
+  int undone = 0;
+  while (controller.undo()) ++undone;
+  EXPECT_EQ(undone, static_cast<int>(Controller::kHistoryBytes / document));
+  EXPECT_FLOAT_EQ(state.document.model.layers[0].heads[0].W_V(0, 0), 0.5f + 4) << "the oldest steps went first";
+  EXPECT_TRUE(controller.redo());
+}
+
+// Saving the largest model as JSON took more memory than the page has and killed it; it could not
+// have been restored anyway (kMaxStateBytes). The API refuses with the reason instead.
+TEST(SavedState, AModelTooLargeToRestoreIsRefusedBeforeItIsWritten) {
+  AppState state;
+  state.document.model = make_model(kMaxDModel, kMaxLayers, kMaxHeads, 3);
+  Controller controller(state, test_resources());
+  EXPECT_NE(state_too_large(state).find("too large to save"), std::string::npos);
+  for (const char* op : {R"({"op":"saveState"})", R"({"op":"shareLink"})"}) {
+    const std::string reply = api::handle_request(controller, op);
+    EXPECT_NE(reply.find("\"ok\":false"), std::string::npos) << op;
+    EXPECT_NE(reply.find("too large to save"), std::string::npos) << op;
+  }
+  AppState lesson;
+  lesson.document.model = make_model(128, 2, 8, 3);
+  EXPECT_EQ(state_too_large(lesson), "");
 }
 
 }  // namespace
