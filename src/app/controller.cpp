@@ -13,8 +13,7 @@ Controller::Controller(AppState& state, const Resources& resources) : state_(sta
 
 namespace {
 
-// The layers a drag step must show this frame: through the edited layer and the selected one (the
-// weight editor and the heatmaps draw the selected layer). 0 when `action` is no drag on a weight.
+// What one undo step holds.
 std::size_t document_bytes(const Document& document) {
   const Input& input = document.input;
   std::size_t bytes = model_bytes(document.model) + input.text.size() + static_cast<std::size_t>(input.X.size()) * sizeof(float);
@@ -22,6 +21,8 @@ std::size_t document_bytes(const Document& document) {
   return bytes;
 }
 
+// The layers a drag step must show this frame: through the edited layer and the selected one (the
+// weight editor and the heatmaps draw the selected layer). 0 when `action` is no drag on a weight.
 int layers_for_drag_step(const AppState& state, const Action& action, std::uint64_t merge_key) {
   const SetWeight* weight = std::get_if<SetWeight>(&action);
   if (merge_key == 0 || weight == nullptr) return 0;
