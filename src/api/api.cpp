@@ -181,16 +181,21 @@ struct Handler {
   const char* op;
   std::vector<const char*> fields;
   json (*handle)(Controller&, RequestFields&);
+  // Whether the answer reads the trace or analysis, so layers still lagging after a drag in the
+  // page are caught up first. The autosave's polls read only the document: catching up for them
+  // would bring the whole cost of a step back into a drag twice a second.
+  bool reads_every_layer = true;
 };
+constexpr bool kReadsOnlyTheDocument = false;
 const std::vector<Handler>& handlers() {
   static const std::vector<Handler> table = {
       {"state", {}, op_state},
-      {"saveState", {}, op_save_state},
+      {"saveState", {}, op_save_state, kReadsOnlyTheDocument},
       {"loadState", {"json"}, op_load_state},
-      {"shareLink", {}, op_share_link},
+      {"shareLink", {}, op_share_link, kReadsOnlyTheDocument},
       {"openShareLink", {"fragment"}, op_open_share_link},
-      {"stateKey", {}, op_state_key},
-      {"notify", {"level", "text"}, op_notify},
+      {"stateKey", {}, op_state_key, kReadsOnlyTheDocument},
+      {"notify", {"level", "text"}, op_notify, kReadsOnlyTheDocument},
       {"startLesson", {"lesson", "step"}, op_start_lesson},
       {"showMe", {}, op_show_me},
       {"nextStep", {}, op_next_step},
@@ -220,9 +225,15 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
   for (const Handler& handler : handlers()) {
     if (op != handler.op) continue;
     RequestFields fields(request, handler.fields);
-    return fields.ok() ? handler.handle(controller, fields) : failure(fields.error());
+    if (!fields.ok()) return failure(fields.error());
+    if (handler.reads_every_layer) controller.catch_up_all();
+    return handler.handle(controller, fields);
   }
-  if (is_training_op(op)) return training ? handle_training_op(*training, controller, request) : failure("training is not available here");
+  if (is_training_op(op)) {
+    if (!training) return failure("training is not available here");
+    controller.catch_up_all();  // training reads the lab's model and goals (actions catch up in Controller::apply)
+    return handle_training_op(*training, controller, request);
+  }
   if (is_benchmark_op(op)) return handle_benchmark_op(controller, request);
   return failure("op: unknown operation \"" + op + "\"");
 }
@@ -232,8 +243,6 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
 std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training) {
   const json request = json::parse(request_json, nullptr, false);
   if (request.is_discarded()) return failure("request: not valid JSON").dump();
-  // Answers describe the whole document, never layers still lagging after a drag in the page.
-  controller.catch_up_all();
   const json reply = dispatch(controller, training, request);
   // A training request (requestTraining, a lesson's setup) or steps taken reach the run and the
   // lesson goals before the caller's next request, not only at the next frame.

@@ -35,7 +35,7 @@
 namespace {
 
 constexpr float kFontSize = 15.0f;
-// Per frame for layers a drag left behind: at the largest model one layer takes about 12 ms in
+// Per frame for layers a drag left behind: at the largest model one layer takes 15-20 ms in
 // WASM, so this recomputes one layer a frame there and every layer at once on the lesson models.
 constexpr double kCatchUpSeconds = 0.008;
 

@@ -98,5 +98,19 @@ TEST(DragCatchUp, OtherActionsAndTheApiSeeEveryLayer) {
   EXPECT_FALSE(layers_lag(state)) << "undo recomputes every layer";
 }
 
+// The page's autosave polls stateKey twice a second and saves the document: neither reads a layer,
+// so neither may bring the whole cost of a step back into a drag.
+TEST(DragCatchUp, TheAutosavesRequestsLeaveTheLagAlone) {
+  AppState state = three_layer_state();
+  Controller controller(state, test_resources());
+  ASSERT_TRUE(controller.apply(SetWeight{0, 1, WeightMatrix::W_Q, 2, 0, 4.0}, kDrag).ok());
+  for (const char* request : {R"({"op":"stateKey"})", R"({"op":"saveState"})"}) {
+    EXPECT_NE(api::handle_request(controller, request).find("\"ok\":true"), std::string::npos) << request;
+    EXPECT_EQ(state.current_layers, 1) << request;
+  }
+  api::handle_request(controller, R"({"op":"state"})");
+  EXPECT_FALSE(layers_lag(state));
+}
+
 }  // namespace
 }  // namespace headlab::app
