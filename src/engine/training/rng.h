@@ -36,6 +36,14 @@ class Rng {
 
   bool chance(float probability) { return uniform() < probability; }
 
+  // The whole state, so a trainer can be saved and resumed on the same stream.
+  std::uint64_t state() const { return state_; }
+  static Rng from_state(std::uint64_t state) {
+    Rng rng;
+    rng.state_ = state;
+    return rng;
+  }
+
  private:
   std::uint64_t state_;
 };

@@ -11,7 +11,9 @@
 //   const Model& model = trainer.value().model();
 //
 //   Result<Trainer> induction = Trainer::create(default_trainer_config(Task::induction));
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "adam.h"
@@ -76,6 +78,14 @@ class Trainer {
   float learning_rate() const;
   // Changes the peak learning rate from the next step on.
   void set_learning_rate(float learning_rate) { config_.learning_rate = learning_rate; }
+  // Everything that decides the next steps (weights, Adam moments and step, the data stream's
+  // position, the loss history, the peak learning rate) as bytes, so a run can move between two
+  // engine instances (the page and its training worker) and go on exactly as if it had not moved.
+  std::vector<std::uint8_t> save_state() const;
+  // Takes over a state saved by a trainer of the same config and vocabulary (same shapes); ""
+  // or what does not fit, and then this trainer is unchanged.
+  std::string restore_state(const std::uint8_t* bytes, std::size_t size);
+
   // The model as a document (with a generated sentence or repeated sequence as its input text)
   // for model files.
   Document document() const;
