@@ -90,6 +90,7 @@ json training_state_json(const TrainingSession& session, bool losses) {
               {"error", session.error()},
               {"task", training::task_name(session.settings().task)},
               {"running", session.running()},
+              {"in_worker", session.training_in_worker()},
               {"seed", settings.seed},
               {"learning_rate", settings.learning_rate},
               {"speed", settings.speed},

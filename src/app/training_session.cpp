@@ -45,6 +45,7 @@ std::string TrainingSession::ensure_started() {
 }
 
 std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task) {
+  recall();
   training::TrainerConfig config = training::default_trainer_config(task.value_or(settings_.task));
   config.seed = seed;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
@@ -62,6 +63,8 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
     held_out_ = HeldOutLabeller::make(*grammar_, *lab_label_config_, config.architecture.special_tokens,
                                       settings_.held_out_count);
   timeline_.clear();
+  resumed_sample_step_ = 0;
+  samples_sent_ = 0;
   probe_data_.reset();
   probes_ = {};
   marks_.clear();
@@ -73,18 +76,21 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
 
 void TrainingSession::set_running(bool running) {
   if (running && !ensure_started().empty()) return;
+  if (!running) recall();
   running_ = running;
 }
 
 void TrainingSession::set_learning_rate(float learning_rate) {
   settings_.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
   if (trainer_) trainer_->set_learning_rate(settings_.learning_rate);
+  if (handed_over_) worker_->set_learning_rate(settings_.learning_rate);
 }
 
 void TrainingSession::set_speed(float share) { settings_.speed = std::clamp(share, kMinSpeed, kMaxSpeed); }
 
 int TrainingSession::step(int steps) {
   if (!ensure_started().empty()) return 0;
+  recall();  // steps by hand go on from what the page has; a running run goes back to the worker next frame
   for (int i = 0; i < steps; ++i) {
     timed_step(*trainer_, step_seconds_);
     if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
@@ -99,7 +105,7 @@ void TrainingSession::sample_timeline() {
   if (!timeline_.empty() && timeline_.back().step == step) return;
   TimelineSample sample;
   sample.step = step;
-  const int since = timeline_.empty() ? step : step - timeline_.back().step;
+  const int since = step - (timeline_.empty() ? resumed_sample_step_ : timeline_.back().step);
   sample.train_loss = training::mean_recent_loss(trainer, since);
   ++samples_taken_;
   if (settings_.task == training::Task::induction) {
@@ -270,7 +276,9 @@ double TrainingSession::advance_frame() {
     if (!probes_.running()) probe_data_.reset();  // the forward passes are large; keep only the scores
   } else {
     // The run, the comparison and the experiment share the frame's budget.
-    const bool train = running_ && trainer_, compare = comparison_running_ && comparison_,
+    if (running_ && trainer_ && worker_usable() && !handed_over_) hand_over();
+    if (handed_over_ && !worker_usable()) handed_over_ = false;  // it failed: go on here from the last update
+    const bool train = running_ && trainer_ && !handed_over_, compare = comparison_running_ && comparison_,
                experiment = experiment_running_ && experiment_;
     const int jobs = std::max(1, int{train} + int{compare} + int{experiment});
     if (train) train_within(budget / jobs, start);
@@ -299,6 +307,82 @@ double TrainingSession::advance_frame() {
   const double end = now_seconds();
   update_rates(end);
   return end - start;
+}
+
+void TrainingSession::hand_over() {
+  WorkerRun run;
+  run.generation = ++generation_;
+  run.task = settings_.task;
+  run.seed = settings_.seed;
+  run.sample_every = settings_.sample_every;
+  run.held_out_count = settings_.held_out_count;
+  run.induction_held_out_count = settings_.induction_held_out_count;
+  run.last_sample_step = timeline_.empty() ? 0 : timeline_.back().step;
+  run.state = trainer_->save_state();
+  worker_->start(run);
+  handed_over_ = true;
+}
+
+void TrainingSession::recall() {
+  if (!handed_over_) return;
+  worker_->stop();
+  handed_over_ = false;
+  ++generation_;  // whatever the recalled run still sends is ignored
+}
+
+void TrainingSession::receive(const WorkerUpdate& update) {
+  if (!handed_over_ || update.generation != generation_ || !trainer_) return;
+  std::string error = update.error;
+  if (error.empty()) error = trainer_->restore_state(update.state.data(), update.state.size());
+  if (!error.empty()) {
+    // The page trains on from what it has; the worker is not asked again.
+    worker_refused_ = true;
+    recall();
+    return;
+  }
+  for (const TimelineSample& sample : update.samples)
+    if (timeline_.empty() || sample.step > timeline_.back().step) {
+      timeline_.push_back(sample);
+      ++samples_taken_;
+    }
+  refresh_snapshot();
+}
+
+std::string TrainingSession::take_over(const WorkerRun& run) {
+  settings_.sample_every = std::max(1, run.sample_every);
+  settings_.held_out_count = run.held_out_count;
+  settings_.induction_held_out_count = run.induction_held_out_count;
+  if (!trainer_ || settings_.task != run.task || settings_.seed != run.seed) {
+    if (std::string e = reset(run.seed, settings_.learning_rate, run.task); !e.empty()) return e;
+  }
+  if (std::string e = trainer_->restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
+  settings_.learning_rate = trainer_->config().learning_rate;
+  timeline_.clear();
+  samples_sent_ = 0;
+  resumed_sample_step_ = run.last_sample_step;
+  return {};
+}
+
+int TrainingSession::train_for(double seconds) {
+  if (!trainer_) return 0;
+  const double deadline = now_seconds() + seconds;
+  int steps = 0;
+  do {
+    timed_step(*trainer_, step_seconds_);
+    ++steps;
+    if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
+  } while (now_seconds() + step_seconds_ <= deadline);
+  return steps;
+}
+
+WorkerUpdate TrainingSession::take_update(std::uint64_t generation) {
+  WorkerUpdate update;
+  update.generation = generation;
+  if (!trainer_) return update;
+  update.state = trainer_->save_state();
+  update.samples.assign(timeline_.begin() + static_cast<std::ptrdiff_t>(samples_sent_), timeline_.end());
+  samples_sent_ = timeline_.size();
+  return update;
 }
 
 void TrainingSession::update_rates(double now) {

@@ -17,6 +17,8 @@
 #include "app/app_state.h"
 #include "app/controller.h"
 #include "app/held_out_labels.h"
+#include "app/timeline_sample.h"
+#include "app/training_worker.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/pooled_labels.h"
 #include "engine/training/compare.h"
@@ -52,20 +54,6 @@ inline constexpr int kComparisonTargetSteps = 1500;
 // Steps of each of the experiment's 12 runs: about a minute natively for all 12, a few minutes in
 // the page (docs/training.md).
 inline constexpr int kExperimentStepsPerRun = 1000;
-
-struct TimelineSample {
-  int step = 0;
-  float train_loss = 0.0f;     // mean over the steps since the previous sample (0 at step 0)
-  float held_out_loss = 0.0f;
-  std::vector<HeadRole> heads;  // layer-major
-  // Induction task: the loss inside the second copies and every head's prefix-matching,
-  // previous-token and duplicate-token scores (training/induction_evaluation.h), layer-major.
-  float repeat_loss = 0.0f;
-  std::vector<training::InductionHeadScores> induction;
-  training::InductionHeadScores strongest_induction;  // of the layers that can hold one (layer 1 and up)
-  // Layer dependence on the same held-out inputs: per layer, mean attention distance and entropy.
-  std::vector<analysis::AttentionSpread> spreads;
-};
 
 // Every head of the model being trained, on one held-out input the learner picks, refreshed a few
 // times a second while it trains: the Training tab draws it as a heads overview.
@@ -125,6 +113,24 @@ class TrainingSession {
   // `steps` steps now (the Step button and the API), sampling the timeline when due.
   int step(int steps);
 
+  // The page's training worker (none natively or in most tests). While Play is pressed the run
+  // trains there and the page adopts what it reaches (training_worker.h); everything else, and
+  // any run when the worker is unavailable, trains here in the frame's budget.
+  void attach_worker(TrainingWorker* worker) { worker_ = worker; }
+  // An update from the worker, adopted when it belongs to the run handed over last.
+  void receive(const WorkerUpdate& update);
+  // The run is in the worker now (Play pressed and the worker took it).
+  bool training_in_worker() const { return handed_over_; }
+  // Play trains in a worker (so "speed", the share of each frame, does not apply).
+  bool uses_worker() const { return worker_usable(); }
+
+  // The worker's side of the hand-over: a session in the worker takes over the page's run, trains
+  // it, and says what it reached since the last update.
+  std::string take_over(const WorkerRun& run);
+  int train_for(double seconds);  // steps taken; the timeline sampled when due
+  WorkerUpdate take_update(std::uint64_t generation);
+  bool samples_pending() const { return timeline_.size() > samples_sent_; }
+
   // Once per frame: trains for about the frame budget (speed x the frame interval) when running,
   // stopping early when the next step would overrun it; probes one head when probes are pending;
   // steps the comparison when it runs. Returns the seconds spent.
@@ -181,6 +187,9 @@ class TrainingSession {
   void refresh_snapshot();
   void train_within(double budget_seconds, double start);
   void update_rates(double now);
+  bool worker_usable() const { return worker_ && worker_->available() && !worker_refused_; }
+  void hand_over();
+  void recall();
 
   TrainingSettings settings_;
   const training::Grammar* grammar_;
@@ -205,6 +214,13 @@ class TrainingSession {
   bool comparison_running_ = false;
   std::optional<training::HeadCountExperiment> experiment_;
   bool experiment_running_ = false;
+
+  TrainingWorker* worker_ = nullptr;
+  bool handed_over_ = false;         // the worker has the run; the page adopts its updates
+  bool worker_refused_ = false;      // the worker could not take a run: train here from then on
+  std::uint64_t generation_ = 0;     // of the last hand-over; stale updates name an older one
+  int resumed_sample_step_ = 0;      // worker side: the page's newest sample before the hand-over
+  std::size_t samples_sent_ = 0;     // worker side: timeline samples already in an update
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
   double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames

@@ -18,6 +18,7 @@
 #include "app/exports.h"
 #include "app/resources.h"
 #include "app/training_session.h"
+#include "page_training_worker.h"
 #include "engine/model_file.h"
 #include "engine/assets.h"
 #include "imgui.h"
@@ -461,6 +462,9 @@ int main() {
   platform.controller = &controller;
   static headlab::app::TrainingSession training(resources);
   platform.training = &training;
+  // Play trains in a Web Worker; the page only adopts what it reaches (app/training_worker.h).
+  static headlab::platform::PageTrainingWorker training_worker(training);
+  training.attach_worker(&training_worker);
   mark_startup("headlab-lab");
 
   IMGUI_CHECKVERSION();

@@ -108,6 +108,8 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   register_item(ui, ids::kTrainRate);
   item_tooltip(t("train_lr_tip"));
 
+  // With a worker, training has a core of its own and takes no share of the page's frames.
+  if (session.uses_worker()) return;
   flow_same_line(ImGui::CalcTextSize(t("train_speed")).x + font * 9.0f + spacing * 2);
   float percent = session.settings().speed * 100.0f;
   ImGui::AlignTextToFramePadding();
@@ -137,7 +139,8 @@ void draw_status(const app::TrainingSession& session, const Words& t) {
   char speed[96];
   std::snprintf(speed, sizeof speed, "%s", t("train_paused"));
   if (session.running())
-    std::snprintf(speed, sizeof speed, t("train_rate"), session.steps_per_second(), session.frames_per_second());
+    std::snprintf(speed, sizeof speed, t(session.training_in_worker() ? "train_rate_worker" : "train_rate"),
+                  session.steps_per_second(), session.frames_per_second());
   flow_same_line(ImGui::CalcTextSize(speed).x, ImGui::GetFontSize());
   ImGui::TextDisabled("%s", speed);
 }

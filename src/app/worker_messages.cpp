@@ -1,0 +1,155 @@
+#include "app/worker_messages.h"
+
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+namespace headlab::app {
+namespace {
+
+using nlohmann::json;
+
+json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+
+// Reads without exceptions (the page has none): a missing or mistyped member is noted and reads as
+// zero, so one check at the end covers the whole message.
+class Reader {
+ public:
+  const json& at(const json& object, const char* key) {
+    if (object.is_object()) {
+      const auto it = object.find(key);
+      if (it != object.end()) return *it;
+    }
+    return missing(key);
+  }
+  const json& item(const json& array, std::size_t index) {
+    return array.is_array() && index < array.size() ? array[index] : missing("[" + std::to_string(index) + "]");
+  }
+  const json& array(const json& value) {
+    static const json kEmpty = json::array();
+    return value.is_array() ? value : (missing("an array"), kEmpty);
+  }
+  template <typename Int>
+  Int integer(const json& value) {
+    if (value.is_number_integer()) return value.get<Int>();
+    return missing("an integer"), Int{};
+  }
+  // null is a value that is not a number (JSON has no NaN).
+  double real(const json& value) {
+    if (value.is_number()) return value.get<double>();
+    if (!value.is_null()) missing("a number");
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  std::string text(const json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    return missing("a string"), std::string();
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  const json& missing(const std::string& what) {
+    static const json kNull;
+    if (error_.empty()) error_ = "expected " + what;
+    return kNull;
+  }
+  std::string error_;
+};
+
+json induction_json(const training::InductionHeadScores& s) {
+  return json::array({s.layer, s.head, number(s.prefix_matching), number(s.previous_token), number(s.duplicate_token)});
+}
+training::InductionHeadScores read_induction(Reader& r, const json& j) {
+  return {r.integer<int>(r.item(j, 0)), r.integer<int>(r.item(j, 1)), static_cast<float>(r.real(r.item(j, 2))),
+          static_cast<float>(r.real(r.item(j, 3))), static_cast<float>(r.real(r.item(j, 4)))};
+}
+
+json sample_json(const TimelineSample& sample) {
+  json heads = json::array(), induction = json::array(), spreads = json::array();
+  for (const HeadRole& role : sample.heads)
+    heads.push_back(json::array({role.label, number(role.score), number(role.baseline), role.direction}));
+  for (const training::InductionHeadScores& scores : sample.induction) induction.push_back(induction_json(scores));
+  for (const analysis::AttentionSpread& spread : sample.spreads)
+    spreads.push_back(json::array({number(spread.distance), number(spread.entropy), number(spread.uniform_entropy), spread.rows}));
+  return {{"step", sample.step},
+          {"train_loss", number(sample.train_loss)},
+          {"held_out_loss", number(sample.held_out_loss)},
+          {"repeat_loss", number(sample.repeat_loss)},
+          {"heads", heads},
+          {"induction", induction},
+          {"strongest_induction", induction_json(sample.strongest_induction)},
+          {"spreads", spreads}};
+}
+
+TimelineSample read_sample(Reader& r, const json& j) {
+  TimelineSample sample;
+  sample.step = r.integer<int>(r.at(j, "step"));
+  sample.train_loss = static_cast<float>(r.real(r.at(j, "train_loss")));
+  sample.held_out_loss = static_cast<float>(r.real(r.at(j, "held_out_loss")));
+  sample.repeat_loss = static_cast<float>(r.real(r.at(j, "repeat_loss")));
+  for (const json& h : r.array(r.at(j, "heads")))
+    sample.heads.push_back({r.text(r.item(h, 0)), static_cast<float>(r.real(r.item(h, 1))),
+                            static_cast<float>(r.real(r.item(h, 2))), r.integer<int>(r.item(h, 3))});
+  for (const json& s : r.array(r.at(j, "induction"))) sample.induction.push_back(read_induction(r, s));
+  sample.strongest_induction = read_induction(r, r.at(j, "strongest_induction"));
+  for (const json& s : r.array(r.at(j, "spreads")))
+    sample.spreads.push_back({r.real(r.item(s, 0)), r.real(r.item(s, 1)), r.real(r.item(s, 2)), r.integer<int>(r.item(s, 3))});
+  return sample;
+}
+
+// The worker and the page are one build, so a message that does not read is a bug; it is reported
+// with what was wrong rather than read half.
+template <typename T, typename Read>
+Result<T> decode(const std::string& text, const char* what, Read read) {
+  const json j = json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return Result<T>::failure(std::string(what) + ": not a JSON object");
+  Reader reader;
+  T value = read(reader, j);
+  if (!reader.error().empty()) return Result<T>::failure(std::string(what) + ": " + reader.error());
+  return value;
+}
+
+}  // namespace
+
+std::string encode_run_header(const WorkerRun& run) {
+  return json{{"generation", run.generation},
+              {"task", training::task_name(run.task)},
+              {"seed", run.seed},
+              {"sample_every", run.sample_every},
+              {"held_out_count", run.held_out_count},
+              {"induction_held_out_count", run.induction_held_out_count},
+              {"last_sample_step", run.last_sample_step}}
+      .dump();
+}
+
+Result<WorkerRun> decode_run_header(const std::string& text) {
+  return decode<WorkerRun>(text, "training run", [](Reader& r, const json& j) {
+    WorkerRun run;
+    run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
+    run.task = r.text(r.at(j, "task")) == "induction" ? training::Task::induction : training::Task::grammar;
+    run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
+    run.sample_every = r.integer<int>(r.at(j, "sample_every"));
+    run.held_out_count = r.integer<int>(r.at(j, "held_out_count"));
+    run.induction_held_out_count = r.integer<int>(r.at(j, "induction_held_out_count"));
+    run.last_sample_step = r.integer<int>(r.at(j, "last_sample_step"));
+    return run;
+  });
+}
+
+std::string encode_update_header(const WorkerUpdate& update) {
+  json samples = json::array();
+  for (const TimelineSample& sample : update.samples) samples.push_back(sample_json(sample));
+  return json{{"generation", update.generation}, {"error", update.error}, {"samples", samples}}.dump();
+}
+
+Result<WorkerUpdate> decode_update_header(const std::string& text) {
+  return decode<WorkerUpdate>(text, "training update", [](Reader& r, const json& j) {
+    WorkerUpdate update;
+    update.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
+    update.error = r.text(r.at(j, "error"));
+    for (const json& sample : r.array(r.at(j, "samples"))) update.samples.push_back(read_sample(r, sample));
+    return update;
+  });
+}
+
+}  // namespace headlab::app

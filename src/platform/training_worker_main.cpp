@@ -1,0 +1,79 @@
+// The training worker's engine (web/training-worker.js loads it into a Web Worker): a
+// TrainingSession of its own that takes over the page's run, trains it as fast as one core allows,
+// and hands back what it reached (app/training_worker.h). No SDL, GL or ImGui; the grammar and
+// the label thresholds are its only assets.
+#include <emscripten.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/training_session.h"
+#include "app/worker_messages.h"
+#include "engine/analysis/label_config.h"
+
+namespace {
+
+struct Worker {
+  headlab::app::Resources resources;  // only grammar and analysis.config are read
+  std::optional<headlab::app::TrainingSession> session;
+  std::uint64_t generation = 0;
+  std::string text;                   // the last string returned to JS
+  std::vector<std::uint8_t> state;    // the last update's run
+};
+Worker g_worker;
+
+}  // namespace
+
+extern "C" {
+
+// Loads the assets; "" or what is missing.
+EMSCRIPTEN_KEEPALIVE const char* headlab_worker_init() {
+  headlab::Result<headlab::training::Grammar> grammar = headlab::training::load_grammar();
+  if (!grammar.ok()) return (g_worker.text = grammar.error()).c_str();
+  std::string error;
+  g_worker.resources.analysis.config = headlab::analysis::load_label_config(&error);
+  if (!error.empty()) return (g_worker.text = error).c_str();
+  g_worker.resources.grammar = std::move(grammar).value();
+  g_worker.session.emplace(g_worker.resources);
+  return "";
+}
+
+// Takes over a run (app::encode_run_header and the trainer's bytes). "" or, when the run cannot
+// be taken, the update header that tells the page so.
+EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const unsigned char* state, int size) {
+  headlab::Result<headlab::app::WorkerRun> run = headlab::app::decode_run_header(header ? header : "");
+  headlab::app::WorkerUpdate refusal;
+  if (!run.ok()) {
+    refusal.error = run.error();
+  } else {
+    refusal.generation = g_worker.generation = run.value().generation;
+    run.value().state.assign(state, state + size);
+    refusal.error = g_worker.session ? g_worker.session->take_over(run.value()) : "the training worker did not start";
+  }
+  g_worker.text = refusal.error.empty() ? "" : headlab::app::encode_update_header(refusal);
+  return g_worker.text.c_str();
+}
+
+// Trains for about `milliseconds`; 1 when timeline samples are waiting to be sent.
+EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
+  if (!g_worker.session) return 0;
+  g_worker.session->train_for(milliseconds / 1000.0);
+  return g_worker.session->samples_pending() ? 1 : 0;
+}
+
+// The update of the run now: its header here, its bytes at headlab_worker_update_state.
+EMSCRIPTEN_KEEPALIVE const char* headlab_worker_update() {
+  headlab::app::WorkerUpdate update = g_worker.session->take_update(g_worker.generation);
+  g_worker.state = std::move(update.state);
+  g_worker.text = headlab::app::encode_update_header(update);
+  return g_worker.text.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_state() { return g_worker.state.data(); }
+EMSCRIPTEN_KEEPALIVE int headlab_worker_update_size() { return static_cast<int>(g_worker.state.size()); }
+
+EMSCRIPTEN_KEEPALIVE void headlab_worker_set_learning_rate(float learning_rate) {
+  if (g_worker.session) g_worker.session->set_learning_rate(learning_rate);
+}
+
+}  // extern "C"

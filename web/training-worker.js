@@ -1,0 +1,99 @@
+// The training worker: a second engine (headlab_trainer.wasm) that trains the run the page hands
+// it while the learner has Play pressed, so training and drawing each get a core of their own.
+// It sends back what it reached about four times a second, and right away when a timeline sample
+// is taken. Messages in: {type: 'start', header, state}, {type: 'stop'}, {type: 'learningRate',
+// value}; out: {type: 'update', header, state}, {type: 'failed', reason}. See
+// src/app/training_worker.h for the protocol.
+'use strict';
+
+const UPDATE_EVERY_MS = 250;
+const CHUNK_MS = 30;  // a start, stop or learning rate waits at most this long
+
+let ready = false;
+let running = false;
+let lastUpdate = 0;
+const waiting = [];  // messages that came before the module was ready
+
+function copyIn(bytes) {
+  const pointer = Module._malloc(Math.max(1, bytes.length));
+  Module.HEAPU8.set(bytes, pointer);
+  return pointer;
+}
+
+function withString(text, use) {
+  const size = Module.lengthBytesUTF8(text) + 1;
+  const pointer = Module._malloc(size);
+  try {
+    Module.stringToUTF8(text, pointer, size);
+    return use(pointer);
+  } finally {
+    Module._free(pointer);
+  }
+}
+
+function postUpdate() {
+  const header = Module.UTF8ToString(Module._headlab_worker_update());
+  const pointer = Module._headlab_worker_update_state();
+  const state = Module.HEAPU8.slice(pointer, pointer + Module._headlab_worker_update_size()).buffer;
+  self.postMessage({ type: 'update', header, state }, [state]);
+  lastUpdate = performance.now();
+}
+
+// Yields between chunks through a message port, not setTimeout, whose nested calls are clamped to
+// 4 ms: messages from the page are handled in between.
+const yieldPort = new MessageChannel();
+yieldPort.port1.onmessage = trainChunk;
+function trainChunk() {
+  if (!running) return;
+  const samplesWaiting = Module._headlab_worker_train(CHUNK_MS);
+  if (samplesWaiting || performance.now() - lastUpdate >= UPDATE_EVERY_MS) postUpdate();
+  yieldPort.port2.postMessage(null);
+}
+
+function handle(message) {
+  if (message.type === 'start') {
+    const state = new Uint8Array(message.state);
+    const pointer = copyIn(state);
+    let refusal;
+    try {
+      refusal = withString(message.header, (header) => Module.UTF8ToString(Module._headlab_worker_start(header, pointer, state.length)));
+    } finally {
+      Module._free(pointer);
+    }
+    if (refusal) {
+      running = false;
+      self.postMessage({ type: 'update', header: refusal, state: new ArrayBuffer(0) });
+      return;
+    }
+    const wasRunning = running;
+    running = true;
+    lastUpdate = performance.now();
+    if (!wasRunning) yieldPort.port2.postMessage(null);
+  } else if (message.type === 'stop') {
+    running = false;
+  } else if (message.type === 'learningRate') {
+    Module._headlab_worker_set_learning_rate(message.value);
+  }
+}
+
+self.onmessage = (event) => {
+  if (ready) handle(event.data);
+  else waiting.push(event.data);
+};
+
+self.Module = {
+  onRuntimeInitialized() {
+    const error = Module.UTF8ToString(Module._headlab_worker_init());
+    if (error) {
+      self.postMessage({ type: 'failed', reason: error });
+      return;
+    }
+    ready = true;
+    for (const message of waiting.splice(0)) handle(message);
+  },
+  onAbort(reason) {
+    running = false;
+    self.postMessage({ type: 'failed', reason: String(reason) });
+  },
+};
+importScripts('headlab_trainer.js');
