@@ -114,6 +114,11 @@ test('after one visit the lab opens offline with the learner\'s work; online, ea
     assert.equal(state.text, 'Offline cats sleep.', 'the autosaved work is restored offline');
     assert.equal(await page.evaluate(() => document.getElementById('overlay').classList.contains('hidden')), true);
     assert.equal(await build(page), 'new', 'the cache holds the latest copy the network gave');
+    // Training offline: the worker and its engine come from the cache too.
+    await page.evaluate(() => window.headlab.request({ op: 'trainStart' }));
+    await page.waitForFunction(() => window.headlab.trainState().step >= 20, null, { timeout: 60000 });
+    assert.equal((await page.evaluate(() => window.headlab.trainState())).in_worker, true, 'the training worker started offline');
+    await page.evaluate(() => window.headlab.request({ op: 'trainPause' }));
 
     // A share link opens offline too: the fragment never reaches the worker.
     await page.goto('about:blank');

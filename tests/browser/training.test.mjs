@@ -63,6 +63,7 @@ test('Play in the Training tab: the loss falls, heads take roles, the page keeps
   assert.ok(state.loss < state.first_loss - 1.0, `the loss fell (${state.first_loss} -> ${state.loss})`);
   assert.ok(state.timeline.length >= 3 && state.timeline.at(-1).heads.length === 8, 'the timeline has samples');
   assert.ok(rolesOf(state).length >= 2, 'heads took roles: ' + JSON.stringify(state.roles));
+  assert.equal(state.in_worker, true, 'Play trains in the training worker');
   assert.ok(fps >= 5, `frames kept coming while training (${fps.toFixed(1)}/s)`);
 
   // Pause through the UI: training stops, the page still draws.
@@ -71,6 +72,10 @@ test('Play in the Training tab: the loss falls, heads take roles, the page keeps
   assert.equal(paused.running, false);
   await page.waitForTimeout(500);
   assert.equal((await trainState(page)).step, paused.step, 'paused means no more steps');
+  assert.equal(paused.in_worker, false, 'the page took the run back');
+  // A step by hand goes on from where the worker's run was adopted.
+  await click(page, 'train/step');
+  assert.equal((await trainState(page)).step, paused.step + 10);
 
   // Another seed through the seed field and New run: a fresh run.
   // The field is the left part of the widget, its -/+ buttons the right.
@@ -204,4 +209,39 @@ test('the task choice switches the run to the induction task with a real click',
   assert.equal((await trainState(page)).task, 'grammar');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the run trained in the worker is the one the page would have trained, and a worker that cannot start leaves training in the page', async () => {
+  // Same seed, same steps: the worker's run and a run stepped in the page agree bit for bit,
+  // since both are the same engine and the run moves as bytes.
+  const { page, errors, context } = await openLab(browser, server.url);
+  await page.evaluate(() => window.headlab.request({ op: 'trainReset', seed: 3 }));
+  await page.evaluate(() => window.headlab.request({ op: 'trainStart' }));
+  await page.waitForFunction(() => window.headlab.trainState().step >= 150, null, { timeout: 60000 });
+  await page.evaluate(() => window.headlab.request({ op: 'trainPause' }));
+  const worker = await page.evaluate(() => window.headlab.request({ op: 'trainState', losses: true }));
+  assert.equal(worker.in_worker, false);
+  await page.evaluate(() => window.headlab.request({ op: 'trainReset', seed: 3 }));
+  const stepped = await page.evaluate((steps) => {
+    window.headlab.request({ op: 'trainStep', steps });
+    return window.headlab.request({ op: 'trainState', losses: true });
+  }, worker.step);
+  assert.equal(stepped.step, worker.step);
+  assert.deepEqual(stepped.losses, worker.losses, 'the same losses, step for step');
+  assert.deepEqual(stepped.timeline.map((s) => [s.step, s.held_out_loss, s.heads.map((h) => h.label)]),
+                   worker.timeline.map((s) => [s.step, s.held_out_loss, s.heads.map((h) => h.label)]));
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // The worker's script missing (a broken deploy or an old cache): Play still trains, in the page.
+  const broken = await openLab(browser, server.url);
+  await broken.context.route('**/training-worker.js', (route) => route.fulfill({ status: 404, body: 'missing' }));
+  await broken.page.evaluate(() => window.headlab.request({ op: 'trainStart' }));
+  await broken.page.waitForFunction(() => window.headlab.trainState().step >= 30, null, { timeout: 60000 });
+  const state = await broken.page.evaluate(() => window.headlab.trainState());
+  assert.equal(state.in_worker, false, 'training went on in the page');
+  assert.equal(state.running, true);
+  // The browser itself reports the missing script; nothing else may go wrong.
+  assert.deepEqual(broken.errors.filter((e) => !/404|training-worker\.js/.test(e)), []);
+  await broken.context.close();
 });
