@@ -4,6 +4,7 @@
 // heads after at most 30 s of training on one core.
 #include <benchmark/benchmark.h>
 
+#include "engine/training/adam.h"
 #include "engine/training/backprop.h"
 #include "engine/training/probe.h"
 #include "engine/training/trainer.h"
@@ -44,6 +45,23 @@ void BM_ForwardBackward(benchmark::State& state) {
   state.counters["tokens"] = batch.token_count();
 }
 BENCHMARK(BM_ForwardBackward)->Unit(benchmark::kMillisecond);
+
+// One Adam update of the default model (clipping included), gradients from one real batch.
+void BM_AdamStep(benchmark::State& state) {
+  Trainer trainer = Trainer::create(TrainerConfig{}, grammar()).value();
+  Model model = trainer.model();
+  Model grad = zero_like(model);
+  Rng rng(1);
+  std::vector<Sentence> sentences = generate_sentences(grammar(), 1, 16, true);
+  Batch batch;
+  make_batch(sentences, Objective::masked_token, MaskingConfig{}, grammar().vocabulary_size(), rng, batch);
+  Workspace ws;
+  loss_and_gradient(model, batch, ws, grad);
+  AdamState adam = make_adam_state(model);
+  for (auto _ : state) benchmark::DoNotOptimize(adam_step(model, grad, adam, AdamConfig{}, 1e-4f));
+  state.counters["parameters"] = static_cast<double>(parameter_count(model));
+}
+BENCHMARK(BM_AdamStep)->Unit(benchmark::kMicrosecond);
 
 void BM_ProbeAllHeads(benchmark::State& state) {
   Trainer trainer = Trainer::create(TrainerConfig{}, grammar()).value();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Training speed in WebAssembly, measured in the page (issue 7, item 7), next to the native number.
-//   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--json]
+//   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--main-thread] [--json]
 // Needs build/web (scripts/build-web) and Chromium. It prints
 //   0. first frame, cold cache: median of 5 loads, with when the wasm finished downloading and
 //      compiling (streamed together), when main() started and when it had read the assets and
@@ -8,7 +8,9 @@
 //   1. raw WASM speed: default model (2 layers x 4 heads, d_model 64, batch 16) trained on the
 //      page's main thread with nothing else to do (window.headlab.trainBenchmark);
 //   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,
-//      frames/s, and the time at which each role first appears on the held-out timeline;
+//      frames/s, and the time at which each role first appears on the held-out timeline. Play
+//      trains in the training worker; with --main-thread its script is refused, so the page
+//      trains in its own frames at --speed, as it does where workers cannot start;
 //   3. native speed: bench/training_bench (Google Benchmark) from build/bench, build/native or build/trainui,
 //      when built.
 import { execFileSync } from 'node:child_process';
@@ -26,6 +28,7 @@ const option = (name, fallback) => {
 };
 const seconds = option('--seconds', 30), speed = option('--speed', 0.5), seed = option('--seed', 1);
 const asJson = args.includes('--json');
+const mainThread = args.includes('--main-thread');
 const log = (...parts) => { if (!asJson) console.log(...parts); };
 
 function nativeStepsPerSecond() {
@@ -46,7 +49,8 @@ try {
   result.first_frame = await measureFirstFrame(browser, server.url);
   log(describeFirstFrame(result.first_frame));
 
-  const { page } = await openLab(browser, server.url);
+  const { page, context } = await openLab(browser, server.url);
+  if (mainThread) await context.route('**/training-worker.js', (route) => route.fulfill({ status: 404, body: 'refused' }));
   const rectOf = async (name) => { await frames(page, 2); return page.evaluate((n) => window.headlab.widgetRect(n), name); };
   const clickOn = async (name) => {
     const r = await rectOf(name);
@@ -62,7 +66,8 @@ try {
   await page.evaluate(([s, share]) => { window.headlab.trainReset({ seed: s }); window.headlab.trainSettings({ speed: share }); },
                       [seed, speed]);
   await clickOn('train/play');
-  log(`in-page training for ${seconds} s (seed ${seed}, speed ${speed} of each frame)...`);
+  log(`in-page training for ${seconds} s (seed ${seed}, ` +
+      (mainThread ? `on the main thread, speed ${speed} of each frame)...` : 'in the training worker)...'));
   const start = Date.now();
   const firstSeen = {};
   let state = null, firstFrames = null;
@@ -82,6 +87,7 @@ try {
   }
   const wall = (Date.now() - start) / 1000;
   result.in_page = {
+    in_worker: state.in_worker,
     steps: state.step,
     steps_per_second: +(state.step / wall).toFixed(1),
     frames_per_second: +((state.frames - firstFrames.frames) / ((Date.now() - firstFrames.time) / 1000)).toFixed(1),
@@ -104,7 +110,8 @@ if (asJson) {
   if (result.native) console.log(`  native            ${result.native.steps_per_second.toFixed(1)} steps/s (${result.native.binary})`);
   else console.log('  native            not built (cmake --build --preset native --target training_bench)');
   console.log(`  WASM, raw         ${result.wasm_raw.steps_per_second.toFixed(1)} steps/s`);
-  console.log(`  WASM, in the page ${result.in_page.steps_per_second} steps/s at ${result.in_page.frames_per_second} frames/s` +
+  console.log(`  WASM, in the page ${result.in_page.steps_per_second} steps/s ` +
+              `(${result.in_page.in_worker ? 'in the training worker' : 'on the main thread'}) at ${result.in_page.frames_per_second} frames/s` +
               ` (${result.in_page.steps} steps in ${seconds} s, loss ${result.in_page.first_loss.toFixed(2)} -> ${result.in_page.loss.toFixed(2)})`);
   for (const [label, seen] of Object.entries(result.first_seen))
     console.log(`  first ${label.padEnd(18)} after ${String(seen.seconds).padStart(5)} s (step ${seen.step}, ${seen.head})`);

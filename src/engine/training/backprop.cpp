@@ -47,20 +47,25 @@ void layer_forward(const Layer& layer, bool causal, const Batch& batch, const st
   c.concat.resize(T, layer.head_count() * dv);
   const int attention_size = attention_offset.empty() ? 0
       : attention_offset.back() + batch.length.back() * batch.length.back();
+  const int dk = layer.d_k, stride = 2 * dk + dv;
+  c.W_QKV.resize(x.cols(), layer.head_count() * stride);
   for (int h = 0; h < layer.head_count(); ++h) {
     const HeadWeights& w = layer.heads[h];
+    c.W_QKV.middleCols(h * stride, dk) = w.W_Q;
+    c.W_QKV.middleCols(h * stride + dk, dk) = w.W_K;
+    c.W_QKV.middleCols(h * stride + 2 * dk, dv) = w.W_V;
+  }
+  c.QKV.noalias() = *heads_input * c.W_QKV;
+  for (int h = 0; h < layer.head_count(); ++h) {
     HeadCache& hc = c.heads[h];
-    hc.Q.noalias() = *heads_input * w.W_Q;
-    hc.K.noalias() = *heads_input * w.W_K;
-    hc.V.noalias() = *heads_input * w.W_V;
     hc.attention.resize(attention_size);
     for (int b = 0; b < batch.sentence_count(); ++b) {
       const int o = batch.offset[b], n = batch.length[b];
       MatrixMap A(hc.attention.data() + attention_offset[b], n, n);
-      attention_forward(hc.Q.middleRows(o, n), hc.K.middleRows(o, n), hc.V.middleRows(o, n), causal, A,
-                        c.concat.block(o, h * dv, n, dv));
+      attention_forward(c.QKV.block(o, h * stride, n, dk), c.QKV.block(o, h * stride + dk, n, dk),
+                        c.QKV.block(o, h * stride + 2 * dk, n, dv), causal, A, c.concat.block(o, h * dv, n, dv));
     }
-    if (w.pruned) c.concat.middleCols(h * dv, dv).setZero();
+    if (layer.heads[h].pruned) c.concat.middleCols(h * dv, dv).setZero();
   }
   // Attention sub-layer: concat W_O, residual, post-norm.
   Matrix& sum = c.ffn_out;  // scratch until the FFN needs it
@@ -117,28 +122,38 @@ void layer_backward(const Layer& layer, Layer& grad, const Batch& batch, const s
   grad.W_O.noalias() += c.concat.transpose() * *d_sum;
   ws.d_concat.noalias() = *d_sum * layer.W_O.transpose();  // (T, h d_v)
   const Matrix& heads_input = pre ? c.heads_input : x;
-  ws.d_heads_input.setZero(T, x.cols());
-  ws.dQ.resize(T, dk);
-  ws.dK.resize(T, dk);
-  ws.dV.resize(T, dv);
+  const int stride = 2 * dk + dv;
+  // A pruned head's projections get no gradient: its columns of d_QKV stay zero.
+  ws.d_QKV.setZero(T, layer.head_count() * stride);
   for (int h = 0; h < layer.head_count(); ++h) {
     if (layer.heads[h].pruned) continue;
-    const HeadWeights& w = layer.heads[h];
     const HeadCache& hc = c.heads[h];
     for (int b = 0; b < batch.sentence_count(); ++b) {
       const int o = batch.offset[b], n = batch.length[b];
       const MatrixMap A(const_cast<float*>(hc.attention.data()) + attention_offset[b], n, n);
-      attention_backward(hc.Q.middleRows(o, n), hc.K.middleRows(o, n), hc.V.middleRows(o, n), A,
-                         ws.d_concat.block(o, h * dv, n, dv), ws.scratch.data(), ws.dQ.middleRows(o, n),
-                         ws.dK.middleRows(o, n), ws.dV.middleRows(o, n));
+      attention_backward(c.QKV.block(o, h * stride, n, dk), c.QKV.block(o, h * stride + dk, n, dk),
+                         c.QKV.block(o, h * stride + 2 * dk, n, dv), A, ws.d_concat.block(o, h * dv, n, dv),
+                         ws.scratch.data(), ws.d_QKV.block(o, h * stride, n, dk),
+                         ws.d_QKV.block(o, h * stride + dk, n, dk), ws.d_QKV.block(o, h * stride + 2 * dk, n, dv));
     }
+  }
+  // dW_QKV (d, h (2 d_k + d_v)) = heads_input^T d_QKV, then into each head's W_Q, W_K, W_V;
+  // d(heads_input) = d_QKV W_QKV^T.
+  ws.d_W_QKV.noalias() = heads_input.transpose() * ws.d_QKV;
+  for (int h = 0; h < layer.head_count(); ++h) {
+    if (layer.heads[h].pruned) continue;
     HeadWeights& gw = grad.heads[h];
-    gw.W_Q.noalias() += heads_input.transpose() * ws.dQ;
-    gw.W_K.noalias() += heads_input.transpose() * ws.dK;
-    gw.W_V.noalias() += heads_input.transpose() * ws.dV;
-    ws.d_heads_input.noalias() += ws.dQ * w.W_Q.transpose();
-    ws.d_heads_input.noalias() += ws.dK * w.W_K.transpose();
-    ws.d_heads_input.noalias() += ws.dV * w.W_V.transpose();
+    gw.W_Q += ws.d_W_QKV.middleCols(h * stride, dk);
+    gw.W_K += ws.d_W_QKV.middleCols(h * stride + dk, dk);
+    gw.W_V += ws.d_W_QKV.middleCols(h * stride + 2 * dk, dv);
+  }
+  ws.d_heads_input.setZero(T, x.cols());
+  for (int h = 0; h < layer.head_count(); ++h) {
+    if (layer.heads[h].pruned) continue;
+    const HeadWeights& w = layer.heads[h];
+    ws.d_heads_input.noalias() += ws.d_QKV.block(0, h * stride, T, dk) * w.W_Q.transpose();
+    ws.d_heads_input.noalias() += ws.d_QKV.block(0, h * stride + dk, T, dk) * w.W_K.transpose();
+    ws.d_heads_input.noalias() += ws.d_QKV.block(0, h * stride + 2 * dk, T, dv) * w.W_V.transpose();
   }
   Matrix& dx = other(ws, d_sum, nullptr);
   if (pre) layer_norm_backward(ws.d_heads_input, c.ln1_xhat, c.ln1_rstd, layer.ln_gamma, dx, grad.ln_gamma, grad.ln_beta);

@@ -18,7 +18,6 @@
 namespace headlab::training {
 
 struct HeadCache {
-  Matrix Q, K, V;                // (T, d_k), (T, d_k), (T, d_v)
   std::vector<float> attention;  // sentence b: (n_b, n_b) row-major at Workspace::attention_offset[b]
 };
 
@@ -27,6 +26,12 @@ struct LayerCache {
   Matrix heads_input;             // (T, d) what the heads read: LN1(x) with pre-norm, else x
   Matrix ln1_xhat;                // (T, d) normalized rows of x (pre) or of x + attention (post)
   Eigen::VectorXf ln1_rstd;       // (T)
+  // Every head's projections in one product: W_QKV (d, h (2 d_k + d_v)) holds head h's W_Q, W_K,
+  // W_V side by side from column h (2 d_k + d_v), and QKV (T, h (2 d_k + d_v)) = heads_input W_QKV
+  // the same way. One product of 192 columns instead of twelve of 16 (default model): small
+  // products spend most of their time packing operands.
+  Matrix W_QKV;
+  Matrix QKV;
   std::vector<HeadCache> heads;
   Matrix concat;                  // (T, h d_v) Z_1..Z_h side by side
   Matrix hidden;                  // (T, d) after the attention sub-layer (residual, norm)
@@ -47,7 +52,7 @@ struct Workspace {
   Matrix logits;                      // (M, V), dL/dlogits after the loss
   Matrix sinusoid;                    // (kMaxTokens + 2, d) when positional == sinusoidal
   // Backward buffers.
-  Matrix d_out, d_a, d_b, d_c, d_concat, d_heads_input, dQ, dK, dV, d_ffn_pre, d_target_hidden;
+  Matrix d_out, d_a, d_b, d_c, d_concat, d_heads_input, d_QKV, d_W_QKV, d_ffn_pre, d_target_hidden;
   std::vector<float> scratch;         // (n_max^2)
   std::vector<ParameterView> parameter_views;
 };
