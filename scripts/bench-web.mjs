@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Training speed in WebAssembly, measured in the page (issue 7, item 7), next to the native number.
-//   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--main-thread] [--json]
+//   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--main-thread] [--no-first-frame] [--json]
 // Needs build/web (scripts/build-web) and Chromium. It prints
-//   0. first frame, cold cache: median of 5 loads, with when the wasm finished downloading and
+//   0. first frame, cold cache (unless --no-first-frame: scripts/bench has printed it): median of 5 loads, with when the wasm finished downloading and
 //      compiling (streamed together), when main() started and when it had read the assets and
 //      built the fonts, and the bytes transferred (compressed) before the first frame;
 //   1. raw WASM speed: default model (2 layers x 4 heads, d_model 64, batch 16) trained on the
@@ -29,6 +29,7 @@ const option = (name, fallback) => {
 const seconds = option('--seconds', 30), speed = option('--speed', 0.5), seed = option('--seed', 1);
 const asJson = args.includes('--json');
 const mainThread = args.includes('--main-thread');
+const firstFrame = !args.includes('--no-first-frame');
 const log = (...parts) => { if (!asJson) console.log(...parts); };
 
 function nativeStepsPerSecond() {
@@ -46,8 +47,10 @@ const server = await startServer();
 const browser = await launchBrowser();
 const result = { seconds, speed, seed };
 try {
-  result.first_frame = await measureFirstFrame(browser, server.url);
-  log(describeFirstFrame(result.first_frame));
+  if (firstFrame) {
+    result.first_frame = await measureFirstFrame(browser, server.url);
+    log(describeFirstFrame(result.first_frame));
+  }
 
   const { page, context } = await openLab(browser, server.url);
   if (mainThread) await context.route('**/training-worker.js', (route) => route.fulfill({ status: 404, body: 'refused' }));

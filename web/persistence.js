@@ -60,6 +60,7 @@
   let seenKey = '';
   let savedKey = '';
   let lastSaved = '';
+  let autosaveRefused = false;
   function autosave(now = false) {
     const store = storage();
     if (!store || window.headlabCrash.stopped) return;
@@ -69,7 +70,18 @@
     seenKey = key;
     if (!settled || key === savedKey) return;
     let text;
-    try { text = window.headlab.saveState(); } catch (e) { return; }
+    try {
+      text = window.headlab.saveState();
+    } catch (e) {
+      // Refused (a model too large to restore, src/app/saved_state.h): said once, not every tick, and
+      // the last autosave is kept as it is. Tried again at the next change.
+      savedKey = key;
+      if (!autosaveRefused) notify(pageText(/too large/.test(e.message) ? 'autosave_too_large' : 'autosave_failed'), 'warning');
+      autosaveRefused = true;
+      return;
+    }
+    if (autosaveRefused) notify(pageText('autosave_back'));
+    autosaveRefused = false;
     savedKey = key;
     if (text === lastSaved) return;
     try {

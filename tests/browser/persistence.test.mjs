@@ -41,6 +41,36 @@ test('a reload restores model, sentence, selection, lesson progress and language
   await context.close();
 });
 
+test('a model too large to autosave says so once, keeps the last autosave, and autosave comes back when it shrinks', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await page.evaluate(() => window.headlab.setText('Small models save.'));
+  await waitForAutosave(page);
+  const stored = await page.evaluate(() => localStorage.getItem('headlab.state'));
+  assert.match(stored, /Small models save/);
+
+  // The largest model the controls allow: about 75 MB as text, past the 32 MB a state may have.
+  await page.evaluate(() => {
+    const h = window.headlab;
+    h.request({ op: 'setDModel', d_model: 512 });
+    h.request({ op: 'setLayerCount', count: 6 });
+    for (let layer = 0; layer < 6; ++layer) h.request({ op: 'setHeadCount', count: 16, layer });
+  });
+  await page.waitForFunction(() => /too large to autosave/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 15000 });
+  await page.evaluate(() => window.headlab.setText('Still too large.'));
+  await waitForAutosave(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('headlab.state')), stored, 'the last autosave is kept as it was');
+
+  await page.evaluate(() => {
+    window.headlab.request({ op: 'setLayerCount', count: 1 });
+    window.headlab.request({ op: 'setDModel', d_model: 64 });
+  });
+  await page.waitForFunction(() => /Autosave is on again/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 15000 });
+  const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('headlab.state')));
+  assert.match(JSON.stringify(saved), /Still too large/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('corrupt storage is set aside under a backup key; the page starts clean and says so', async () => {
   const { page, context } = await openLab(browser, server.url);
   for (const junk of ['{"format":"headlab-state","version":1,"model":{"format":"headlab-model"}}', 'not json at all \u0000', '[]']) {
