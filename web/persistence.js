@@ -76,7 +76,8 @@
       // Refused (a model too large to restore, src/app/saved_state.h): said once, not every tick, and
       // the last autosave is kept as it is. Tried again at the next change.
       savedKey = key;
-      if (!autosaveRefused) notify(pageText(/too large/.test(e.message) ? 'autosave_too_large' : 'autosave_failed'), 'warning');
+      const tooLarge = /too large/.test(e.message);
+      if (!autosaveRefused) notify(pageText(tooLarge ? 'autosave_too_large' : 'autosave_failed'), 'warning');
       autosaveRefused = true;
       return;
     }
