@@ -53,7 +53,7 @@
     autosave_failed: { en: 'Autosave failed (browser storage is full or disabled). Export your model to keep it.',
                        zh: '无法自动保存（本地存档空间不够，或者不可用）。请导出模型文件来保留它。' },
     autosave_too_large: { en: 'This model is too large to autosave in the browser, so autosave is paused until it is smaller. Export the model to keep it.',
-                          zh: '这个模型太大，浏览器无法自动保存；在它变小之前，自动保存暂停。请导出模型文件来保留它。' },
+                          zh: '这个模型太大，无法自动保存；在它变小之前，自动保存暂停。请导出模型文件来保留它。' },
     autosave_back: { en: 'Autosave is on again.', zh: '自动保存已恢复。' },
     link_opened: { en: 'Opened the shared lab.', zh: '已打开分享的实验台。' },
     link_opened_undo: { en: 'Opened the shared lab. Undo (Ctrl+Z) goes back to your own work.',
