@@ -30,16 +30,20 @@ void BM_TrainingStep(benchmark::State& state) {
 }
 BENCHMARK(BM_TrainingStep)->Arg(32)->Arg(16)->Unit(benchmark::kMillisecond);
 
+// A batch of `sentences` generated sentences (masked words), seed 1.
+Batch generated_batch(int sentences) {
+  Rng rng(1);
+  Batch batch;
+  make_batch(generate_sentences(grammar(), 1, sentences, true), Objective::masked_token, MaskingConfig{},
+             grammar().vocabulary_size(), rng, batch);
+  return batch;
+}
+
 // Forward + backward only (no sentence generation, no Adam).
 void BM_ForwardBackward(benchmark::State& state) {
-  TrainerConfig config;
-  Trainer trainer = Trainer::create(config, grammar()).value();
-  Model model = trainer.model();
+  Model model = Trainer::create(TrainerConfig{}, grammar()).value().model();
   Model grad = zero_like(model);
-  Rng rng(1);
-  std::vector<Sentence> sentences = generate_sentences(grammar(), 1, 32, true);
-  Batch batch;
-  make_batch(sentences, Objective::masked_token, MaskingConfig{}, grammar().vocabulary_size(), rng, batch);
+  const Batch batch = generated_batch(32);
   Workspace ws;
   for (auto _ : state) benchmark::DoNotOptimize(loss_and_gradient(model, batch, ws, grad));
   state.counters["tokens"] = batch.token_count();
@@ -48,15 +52,10 @@ BENCHMARK(BM_ForwardBackward)->Unit(benchmark::kMillisecond);
 
 // One Adam update of the default model (clipping included), gradients from one real batch.
 void BM_AdamStep(benchmark::State& state) {
-  Trainer trainer = Trainer::create(TrainerConfig{}, grammar()).value();
-  Model model = trainer.model();
+  Model model = Trainer::create(TrainerConfig{}, grammar()).value().model();
   Model grad = zero_like(model);
-  Rng rng(1);
-  std::vector<Sentence> sentences = generate_sentences(grammar(), 1, 16, true);
-  Batch batch;
-  make_batch(sentences, Objective::masked_token, MaskingConfig{}, grammar().vocabulary_size(), rng, batch);
   Workspace ws;
-  loss_and_gradient(model, batch, ws, grad);
+  loss_and_gradient(model, generated_batch(16), ws, grad);
   AdamState adam = make_adam_state(model);
   for (auto _ : state) benchmark::DoNotOptimize(adam_step(model, grad, adam, AdamConfig{}, 1e-4f));
   state.counters["parameters"] = static_cast<double>(parameter_count(model));

@@ -1,7 +1,9 @@
 // The page's end of the training worker (web/training-worker.js): the module hands it runs, and
 // the worker's updates are copied into the module (src/platform/page_training_worker.cpp). The
-// worker starts on the first run, so a learner who never trains never downloads it. If it cannot
-// start or crashes, the module is told and trains in the page, as it does without workers.
+// worker starts when the page makes its first run (the Training tab opens, or a lesson or the API
+// asks), so it has loaded by the time Play is pressed, and a page that never trains never starts
+// it (web/sw.js still stores its files for offline use). If it cannot start or crashes, the module
+// is told and trains in the page, as without workers.
 'use strict';
 (function () {
   let worker = null;
@@ -36,21 +38,26 @@
     }
   }
 
-  function post(message, transfer) {
-    if (failed) return;
-    if (!worker) {
-      try {
-        worker = new Worker('training-worker.js');
-      } catch (error) {
-        return fail(error.message || String(error));
-      }
-      worker.onmessage = (event) => receive(event.data);
-      worker.onerror = (event) => fail(event.message || 'error');
+  function load() {
+    if (worker || failed) return;
+    try {
+      worker = new Worker('training-worker.js');
+    } catch (error) {
+      fail(error.message || String(error));
+      return;
     }
+    worker.onmessage = (event) => receive(event.data);
+    worker.onerror = (event) => fail(event.message || 'error');
+  }
+
+  function post(message, transfer) {
+    load();
+    if (failed) return;
     worker.postMessage(message, transfer || []);
   }
 
   window.headlabTrainingWorker = {
+    load,
     start(header, state) { post({ type: 'start', header, state: state.buffer }, [state.buffer]); },
     stop() { post({ type: 'stop' }); },
     setLearningRate(value) { post({ type: 'learningRate', value }); },

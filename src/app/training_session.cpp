@@ -62,6 +62,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
   if (held_out_.sentences.empty())
     held_out_ = HeldOutLabeller::make(*grammar_, *lab_label_config_, config.architecture.special_tokens,
                                       settings_.held_out_count);
+  if (worker_usable()) worker_->prepare();
   timeline_.clear();
   resumed_sample_step_ = 0;
   samples_sent_ = 0;

@@ -41,6 +41,9 @@ class TrainingWorker {
   virtual ~TrainingWorker() = default;
   // False once the worker failed to start (the session then trains in the page, as without one).
   virtual bool available() const = 0;
+  // A run will probably be handed over soon (the session has just started one): get ready now, so
+  // Play does not wait for the worker to load. Does nothing when already ready.
+  virtual void prepare() {}
   // Replaces whatever run the worker had.
   virtual void start(const WorkerRun& run) = 0;
   // Ends the current run; updates it already sent may still arrive and are ignored by generation.

@@ -16,6 +16,7 @@ EM_JS(void, post_training_run, (const char* header, const unsigned char* state, 
   window.headlabTrainingWorker.start(UTF8ToString(header), HEAPU8.slice(state, state + size));
 });
 EM_JS(void, post_training_stop, (), { window.headlabTrainingWorker.stop(); });
+EM_JS(void, load_training_worker, (), { window.headlabTrainingWorker.load(); });
 EM_JS(void, post_training_learning_rate, (float learning_rate), { window.headlabTrainingWorker.setLearningRate(learning_rate); });
 
 }  // namespace
@@ -30,6 +31,8 @@ void PageTrainingWorker::start(const app::WorkerRun& run) {
   const std::string header = app::encode_run_header(run);
   post_training_run(header.c_str(), run.state.data(), static_cast<int>(run.state.size()));
 }
+
+void PageTrainingWorker::prepare() { load_training_worker(); }
 
 void PageTrainingWorker::stop() { post_training_stop(); }
 

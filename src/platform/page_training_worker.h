@@ -12,6 +12,7 @@ class PageTrainingWorker : public app::TrainingWorker {
   explicit PageTrainingWorker(app::TrainingSession& session);
   ~PageTrainingWorker() override;
   bool available() const override { return available_; }
+  void prepare() override;
   void start(const app::WorkerRun& run) override;
   void stop() override;
   void set_learning_rate(float learning_rate) override;

@@ -21,6 +21,7 @@ class InProcessWorker : public TrainingWorker {
  public:
   InProcessWorker() : session(test_resources()) {}
   bool available() const override { return alive; }
+  void prepare() override { ++prepares; }
   void start(const WorkerRun& run) override {
     Result<WorkerRun> decoded = decode_run_header(encode_run_header(run));
     ASSERT_TRUE(decoded.ok()) << decoded.error();
@@ -54,7 +55,7 @@ class InProcessWorker : public TrainingWorker {
   bool alive = true;
   std::uint64_t generation = 0;
   std::string error;
-  int starts = 0, stops = 0;
+  int prepares = 0, starts = 0, stops = 0;
 };
 
 std::vector<float> weights(const TrainingSession& session) {
@@ -111,18 +112,37 @@ TEST(TrainingWorker, ARunTrainedInTheWorkerIsTheRunThePageWouldHaveTrained) {
   }
 }
 
-TEST(TrainingWorker, PauseKeepsTheLastUpdateAndIgnoresWhatTheRecalledRunStillSends) {
+// A page whose run is in the worker: started, Play pressed, one frame to hand it over.
+struct PageTrainingInWorker {
+  InProcessWorker worker;
+  TrainingSession page{test_resources()};
+  PageTrainingInWorker() {
+    page.attach_worker(&worker);
+    EXPECT_EQ(page.ensure_started(), "");
+    page.set_running(true);
+    page.advance_frame();
+    EXPECT_TRUE(page.training_in_worker());
+  }
+};
+
+TEST(TrainingWorker, TheWorkerGetsReadyWhenTheFirstRunIsMade) {
   InProcessWorker worker;
   TrainingSession page(test_resources());
   page.attach_worker(&worker);
-  ASSERT_EQ(page.ensure_started(), "");
-  page.set_running(true);
-  page.advance_frame();
-  page.receive(worker.train(40));
-  const WorkerUpdate late = worker.train(40);  // sent just before the pause reached the worker
+  EXPECT_EQ(worker.prepares, 0);  // a page that never trains never loads it
+  ASSERT_EQ(page.ensure_started(), "");  // the Training tab opened
+  EXPECT_EQ(worker.prepares, 1);
+  EXPECT_EQ(worker.starts, 0);  // Play not pressed yet
+}
+
+TEST(TrainingWorker, PauseKeepsTheLastUpdateAndIgnoresWhatTheRecalledRunStillSends) {
+  PageTrainingInWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  page.receive(in_worker.worker.train(40));
+  const WorkerUpdate late = in_worker.worker.train(40);  // sent just before the pause reached the worker
   page.set_running(false);
   EXPECT_FALSE(page.training_in_worker());
-  EXPECT_EQ(worker.stops, 1);
+  EXPECT_EQ(in_worker.worker.stops, 1);
   page.receive(late);
   EXPECT_EQ(page.trainer()->steps_done(), 40);
   page.advance_frame();
@@ -130,12 +150,9 @@ TEST(TrainingWorker, PauseKeepsTheLastUpdateAndIgnoresWhatTheRecalledRunStillSen
 }
 
 TEST(TrainingWorker, AStepByHandGoesOnFromThePageAndTheNextFrameHandsTheRunBack) {
-  InProcessWorker worker;
-  TrainingSession page(test_resources());
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.ensure_started(), "");
-  page.set_running(true);
-  page.advance_frame();
+  PageTrainingInWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
   page.receive(worker.train(20));
   const WorkerUpdate stale = worker.train(5);
   page.step(3);
@@ -150,44 +167,29 @@ TEST(TrainingWorker, AStepByHandGoesOnFromThePageAndTheNextFrameHandsTheRunBack)
 }
 
 TEST(TrainingWorker, TheLearningRateReachesTheRunInTheWorker) {
-  InProcessWorker worker;
-  TrainingSession page(test_resources());
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.ensure_started(), "");
-  page.set_running(true);
-  page.advance_frame();
-  page.set_learning_rate(1e-3f);
-  page.receive(worker.train(1));
-  EXPECT_FLOAT_EQ(page.trainer()->config().learning_rate, 1e-3f);
+  PageTrainingInWorker in_worker;
+  in_worker.page.set_learning_rate(1e-3f);
+  in_worker.page.receive(in_worker.worker.train(1));
+  EXPECT_FLOAT_EQ(in_worker.page.trainer()->config().learning_rate, 1e-3f);
 }
 
 TEST(TrainingWorker, AWorkerThatFailsOrRefusesLeavesThePageTrainingItself) {
   {
-    InProcessWorker worker;
-    TrainingSession page(test_resources());
-    page.attach_worker(&worker);
-    ASSERT_EQ(page.ensure_started(), "");
-    page.set_running(true);
-    page.advance_frame();
-    page.receive(worker.train(10));
-    worker.alive = false;  // the Worker's script failed to load, or it crashed
-    page.advance_frame();
-    EXPECT_FALSE(page.training_in_worker());
-    EXPECT_GT(page.trainer()->steps_done(), 10);  // on from step 10, in the page
+    PageTrainingInWorker in_worker;
+    in_worker.page.receive(in_worker.worker.train(10));
+    in_worker.worker.alive = false;  // the Worker's script failed to load, or it crashed
+    in_worker.page.advance_frame();
+    EXPECT_FALSE(in_worker.page.training_in_worker());
+    EXPECT_GT(in_worker.page.trainer()->steps_done(), 10);  // on from step 10, in the page
   }
   {
-    InProcessWorker worker;
-    TrainingSession page(test_resources());
-    page.attach_worker(&worker);
-    ASSERT_EQ(page.ensure_started(), "");
-    page.set_running(true);
-    page.advance_frame();
-    worker.error = "out of memory";
-    page.receive(worker.train(10));
-    EXPECT_FALSE(page.training_in_worker());
-    page.advance_frame();
-    EXPECT_FALSE(page.training_in_worker());  // not asked again
-    EXPECT_GT(page.trainer()->steps_done(), 0);
+    PageTrainingInWorker in_worker;
+    in_worker.worker.error = "out of memory";
+    in_worker.page.receive(in_worker.worker.train(10));
+    EXPECT_FALSE(in_worker.page.training_in_worker());
+    in_worker.page.advance_frame();
+    EXPECT_FALSE(in_worker.page.training_in_worker());  // not asked again
+    EXPECT_GT(in_worker.page.trainer()->steps_done(), 0);
   }
 }
 

@@ -33,10 +33,13 @@ async function countFrames(page) {
 }
 
 test('Play in the Training tab: the loss falls, heads take roles, the page keeps drawing', async () => {
-  const { page, errors, context } = await openLab(browser, server.url);
+  const { page, errors, context, requests } = await openLab(browser, server.url);
+  const workerRequested = () => requests.some((url) => /training-worker\.js$/.test(url));
+  assert.equal(workerRequested(), false, 'a page that has not trained has not started the worker');
   await click(page, 'tab/training');
   let state = await trainState(page);
   assert.equal(state.started, true, 'opening the tab builds the model');
+  assert.equal(workerRequested(), true, 'the worker loads with the first run, before Play');
   assert.equal(state.step, 0);
   await shot(page, 'training-start');
 
