@@ -14,8 +14,10 @@ let running = false;
 let lastUpdate = 0;
 const waiting = [];  // messages that came before the module was ready
 
+// Out of memory throws, which stops the worker: the page then trains by itself.
 function copyIn(bytes) {
   const pointer = Module._malloc(Math.max(1, bytes.length));
+  if (!pointer) throw new Error('out of memory for a run of ' + bytes.length + ' bytes');
   Module.HEAPU8.set(bytes, pointer);
   return pointer;
 }
@@ -40,15 +42,22 @@ function postUpdate() {
 }
 
 // Yields between chunks through a message port, not setTimeout, whose nested calls are clamped to
-// 4 ms: messages from the page are handled in between.
+// 4 ms: messages from the page are handled in between. One chunk is scheduled at a time, however
+// often the run is stopped and started again.
 const yieldPort = new MessageChannel();
-yieldPort.port1.onmessage = trainChunk;
-function trainChunk() {
+let scheduled = false;
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  yieldPort.port2.postMessage(null);
+}
+yieldPort.port1.onmessage = () => {
+  scheduled = false;
   if (!running) return;
   const samplesWaiting = Module._headlab_worker_train(CHUNK_MS);
   if (samplesWaiting || performance.now() - lastUpdate >= UPDATE_EVERY_MS) postUpdate();
-  yieldPort.port2.postMessage(null);
-}
+  schedule();
+};
 
 function handle(message) {
   if (message.type === 'start') {
@@ -65,10 +74,9 @@ function handle(message) {
       self.postMessage({ type: 'update', header: refusal, state: new ArrayBuffer(0) });
       return;
     }
-    const wasRunning = running;
     running = true;
     lastUpdate = performance.now();
-    if (!wasRunning) yieldPort.port2.postMessage(null);
+    schedule();
   } else if (message.type === 'stop') {
     running = false;
   } else if (message.type === 'learningRate') {
