@@ -2,9 +2,10 @@
 // Training speed in WebAssembly, measured in the page (issue 7, item 7), next to the native number.
 //   node scripts/bench-web.mjs [--seconds 30] [--speed 0.5] [--seed 1] [--main-thread] [--no-first-frame] [--json]
 // Needs build/web (scripts/build-web) and Chromium. It prints
-//   0. first frame, cold cache (unless --no-first-frame: scripts/bench has printed it): median of 5 loads, with when the wasm finished downloading and
-//      compiling (streamed together), when main() started and when it had read the assets and
-//      built the fonts, and the bytes transferred (compressed) before the first frame;
+//   0. first frame, cold cache (not with --no-first-frame: scripts/bench has printed it): median
+//      of 5 loads, with when the wasm finished downloading and compiling (streamed together), when
+//      main() started and when it had read the assets and built the fonts, and the bytes
+//      transferred (compressed) before the first frame;
 //   1. raw WASM speed: default model (2 layers x 4 heads, d_model 64, batch 16) trained on the
 //      page's main thread with nothing else to do (window.headlab.trainBenchmark);
 //   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,

@@ -11,10 +11,9 @@ const CACHE_PREFIX = 'headlab-';
 const CACHE = CACHE_PREFIX + 'v1';
 
 // The app shell: what index.html loads before the first frame, the trained model it fetches right
-// after and the training worker (loaded on the first Play), so the first visit is enough to open
-// and train offline. Not lazy-fonts/: English learners
-// never download the Chinese characters; those files are stored when a text first needs them, like
-// any other response.
+// after and the training worker (started by the page's first run), so the first visit is enough to
+// open and train offline. Not lazy-fonts/: English learners never download the Chinese characters;
+// those files are stored when a text first needs them, like any other response.
 const SHELL = [
   './', 'index.html', 'style.css', 'favicon.svg',
   'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',

@@ -16,6 +16,15 @@ Matrix& other(Workspace& ws, const Matrix* a, const Matrix* b) {
   return ws.d_c;  // unreachable: three candidates, two excluded at most
 }
 
+// Where head h's Q, K and V sit in the packed columns of LayerCache::W_QKV and QKV.
+struct PackedHead {
+  int q, k, v;
+};
+PackedHead packed_head(const Layer& layer, int h) {
+  const int first = h * (2 * layer.d_k + layer.d_v);
+  return {first, first + layer.d_k, first + 2 * layer.d_k};
+}
+
 void embed_batch(const Model& model, const Batch& batch, Workspace& ws) {
   const int T = batch.token_count(), d = model.d_model;
   if (model.positional == Positional::sinusoidal && ws.sinusoid.cols() != d) {
@@ -47,23 +56,25 @@ void layer_forward(const Layer& layer, bool causal, const Batch& batch, const st
   c.concat.resize(T, layer.head_count() * dv);
   const int attention_size = attention_offset.empty() ? 0
       : attention_offset.back() + batch.length.back() * batch.length.back();
-  const int dk = layer.d_k, stride = 2 * dk + dv;
-  c.W_QKV.resize(x.cols(), layer.head_count() * stride);
+  const int dk = layer.d_k;
+  c.W_QKV.resize(x.cols(), layer.head_count() * (2 * dk + dv));
   for (int h = 0; h < layer.head_count(); ++h) {
     const HeadWeights& w = layer.heads[h];
-    c.W_QKV.middleCols(h * stride, dk) = w.W_Q;
-    c.W_QKV.middleCols(h * stride + dk, dk) = w.W_K;
-    c.W_QKV.middleCols(h * stride + 2 * dk, dv) = w.W_V;
+    const PackedHead p = packed_head(layer, h);
+    c.W_QKV.middleCols(p.q, dk) = w.W_Q;
+    c.W_QKV.middleCols(p.k, dk) = w.W_K;
+    c.W_QKV.middleCols(p.v, dv) = w.W_V;
   }
   c.QKV.noalias() = *heads_input * c.W_QKV;
   for (int h = 0; h < layer.head_count(); ++h) {
     HeadCache& hc = c.heads[h];
+    const PackedHead p = packed_head(layer, h);
     hc.attention.resize(attention_size);
     for (int b = 0; b < batch.sentence_count(); ++b) {
       const int o = batch.offset[b], n = batch.length[b];
       MatrixMap A(hc.attention.data() + attention_offset[b], n, n);
-      attention_forward(c.QKV.block(o, h * stride, n, dk), c.QKV.block(o, h * stride + dk, n, dk),
-                        c.QKV.block(o, h * stride + 2 * dk, n, dv), causal, A, c.concat.block(o, h * dv, n, dv));
+      attention_forward(c.QKV.block(o, p.q, n, dk), c.QKV.block(o, p.k, n, dk), c.QKV.block(o, p.v, n, dv), causal, A,
+                        c.concat.block(o, h * dv, n, dv));
     }
     if (layer.heads[h].pruned) c.concat.middleCols(h * dv, dv).setZero();
   }
@@ -122,38 +133,37 @@ void layer_backward(const Layer& layer, Layer& grad, const Batch& batch, const s
   grad.W_O.noalias() += c.concat.transpose() * *d_sum;
   ws.d_concat.noalias() = *d_sum * layer.W_O.transpose();  // (T, h d_v)
   const Matrix& heads_input = pre ? c.heads_input : x;
-  const int stride = 2 * dk + dv;
   // A pruned head's projections get no gradient: its columns of d_QKV stay zero.
-  ws.d_QKV.setZero(T, layer.head_count() * stride);
+  ws.d_QKV.setZero(T, c.QKV.cols());
   for (int h = 0; h < layer.head_count(); ++h) {
     if (layer.heads[h].pruned) continue;
     const HeadCache& hc = c.heads[h];
+    const PackedHead p = packed_head(layer, h);
     for (int b = 0; b < batch.sentence_count(); ++b) {
       const int o = batch.offset[b], n = batch.length[b];
       const MatrixMap A(const_cast<float*>(hc.attention.data()) + attention_offset[b], n, n);
-      attention_backward(c.QKV.block(o, h * stride, n, dk), c.QKV.block(o, h * stride + dk, n, dk),
-                         c.QKV.block(o, h * stride + 2 * dk, n, dv), A, ws.d_concat.block(o, h * dv, n, dv),
-                         ws.scratch.data(), ws.d_QKV.block(o, h * stride, n, dk),
-                         ws.d_QKV.block(o, h * stride + dk, n, dk), ws.d_QKV.block(o, h * stride + 2 * dk, n, dv));
+      attention_backward(c.QKV.block(o, p.q, n, dk), c.QKV.block(o, p.k, n, dk), c.QKV.block(o, p.v, n, dv), A,
+                         ws.d_concat.block(o, h * dv, n, dv), ws.scratch.data(), ws.d_QKV.block(o, p.q, n, dk),
+                         ws.d_QKV.block(o, p.k, n, dk), ws.d_QKV.block(o, p.v, n, dv));
     }
   }
-  // dW_QKV (d, h (2 d_k + d_v)) = heads_input^T d_QKV, then into each head's W_Q, W_K, W_V;
-  // d(heads_input) = d_QKV W_QKV^T.
+  // dW_QKV (d, h (2 d_k + d_v)) = heads_input^T d_QKV, one product, then into each head's W_Q,
+  // W_K, W_V (every element sums over the same tokens in the same order as per-head products).
   ws.d_W_QKV.noalias() = heads_input.transpose() * ws.d_QKV;
-  for (int h = 0; h < layer.head_count(); ++h) {
-    if (layer.heads[h].pruned) continue;
-    HeadWeights& gw = grad.heads[h];
-    gw.W_Q += ws.d_W_QKV.middleCols(h * stride, dk);
-    gw.W_K += ws.d_W_QKV.middleCols(h * stride + dk, dk);
-    gw.W_V += ws.d_W_QKV.middleCols(h * stride + 2 * dk, dv);
-  }
+  // d(heads_input) = d_QKV W_QKV^T, but summed head by head as before rather than in one product:
+  // one product would add the same terms in another order and change the trained weights' bits.
   ws.d_heads_input.setZero(T, x.cols());
   for (int h = 0; h < layer.head_count(); ++h) {
     if (layer.heads[h].pruned) continue;
     const HeadWeights& w = layer.heads[h];
-    ws.d_heads_input.noalias() += ws.d_QKV.block(0, h * stride, T, dk) * w.W_Q.transpose();
-    ws.d_heads_input.noalias() += ws.d_QKV.block(0, h * stride + dk, T, dk) * w.W_K.transpose();
-    ws.d_heads_input.noalias() += ws.d_QKV.block(0, h * stride + 2 * dk, T, dv) * w.W_V.transpose();
+    HeadWeights& gw = grad.heads[h];
+    const PackedHead p = packed_head(layer, h);
+    gw.W_Q += ws.d_W_QKV.middleCols(p.q, dk);
+    gw.W_K += ws.d_W_QKV.middleCols(p.k, dk);
+    gw.W_V += ws.d_W_QKV.middleCols(p.v, dv);
+    ws.d_heads_input.noalias() += ws.d_QKV.middleCols(p.q, dk) * w.W_Q.transpose();
+    ws.d_heads_input.noalias() += ws.d_QKV.middleCols(p.k, dk) * w.W_K.transpose();
+    ws.d_heads_input.noalias() += ws.d_QKV.middleCols(p.v, dv) * w.W_V.transpose();
   }
   Matrix& dx = other(ws, d_sum, nullptr);
   if (pre) layer_norm_backward(ws.d_heads_input, c.ln1_xhat, c.ln1_rstd, layer.ln_gamma, dx, grad.ln_gamma, grad.ln_beta);
