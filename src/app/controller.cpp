@@ -56,17 +56,19 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
   if (drag_layers > 0) {
     recompute_layers(state_, resources_, drag_layers);
     dragged_since_catch_up_ = true;
+    last_drag_step_ = std::chrono::steady_clock::now();
   } else {
     recompute(state_, resources_);
   }
   return result;
 }
 
-bool Controller::catch_up(double budget_seconds) {
-  // A drag still moving: its next step would throw this work away.
-  if (std::exchange(dragged_since_catch_up_, false) || !layers_lag(state_)) return false;
+bool Controller::catch_up(double budget_seconds, double settle_seconds) {
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
+  // A drag still moving: its next step would throw this work away.
+  if (std::exchange(dragged_since_catch_up_, false) || !layers_lag(state_)) return false;
+  if (std::chrono::duration<double>(start - last_drag_step_).count() < settle_seconds) return false;
   do {
     recompute_layers(state_, resources_, state_.current_layers + 1);
   } while (layers_lag(state_) && std::chrono::duration<double>(Clock::now() - start).count() < budget_seconds);

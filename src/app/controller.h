@@ -1,6 +1,7 @@
 #pragma once
 // Applies actions to the AppState: validates (app::apply), records undo history, and recomputes
 // the trace at once, so whatever is drawn after an action in the same frame already shows it.
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -35,10 +36,12 @@ class Controller {
   // the later layers lag until catch_up. Any other action first brings every layer up to date.
   ActionResult apply(const Action& action, std::uint64_t merge_key = 0);
 
-  // Once per frame, before drawing: when layers lag and no drag step came since the last call,
-  // recomputes lagging layers one at a time until `budget_seconds` are spent (at least one), then
-  // checks the lesson goal once none lags. Returns whether something was recomputed.
-  bool catch_up(double budget_seconds);
+  // Once per frame, before drawing: when layers lag, no drag step came since the last call and the
+  // last one is at least `settle_seconds` old, recomputes lagging layers one at a time until
+  // `budget_seconds` are spent (at least one), then checks the lesson goal once none lags. Returns
+  // whether something was recomputed. The settling time keeps a layer's catch-up, which at the
+  // largest model takes several frames' time, out of a drag whose pointer merely skipped a frame.
+  bool catch_up(double budget_seconds, double settle_seconds = 0.0);
   // Every lagging layer now (the JS API, whose answers describe the whole document).
   void catch_up_all() { recompute(state_, resources_); }
 
@@ -72,6 +75,7 @@ class Controller {
   std::deque<Document> redo_;
   std::uint64_t last_merge_key_ = 0;
   bool dragged_since_catch_up_ = false;
+  std::chrono::steady_clock::time_point last_drag_step_{};
 
   // Drops the oldest undo steps past kUndoDepth or kHistoryBytes.
   void trim_history();

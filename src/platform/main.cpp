@@ -18,6 +18,7 @@
 #include "app/exports.h"
 #include "app/resources.h"
 #include "app/training_session.h"
+#include "gl_image_uploader.h"
 #include "page_training_worker.h"
 #include "engine/model_file.h"
 #include "engine/assets.h"
@@ -27,6 +28,7 @@
 #include "imgui_impl_sdl2.h"
 #include "ui/accessible_view.h"
 #include "ui/format_text.h"
+#include "ui/cell_textures.h"
 #include "ui/head_caption.h"
 #include "ui/lab_window.h"
 #include "ui/theme.h"
@@ -39,6 +41,9 @@ constexpr float kFontSize = 15.0f;
 // Per frame for layers a drag left behind: at the largest model one layer takes 15-20 ms in
 // WASM, so this recomputes one layer a frame there and every layer at once on the lesson models.
 constexpr double kCatchUpSeconds = 0.008;
+// A drag counts as paused, and the layers it left behind start catching up, after this long
+// without a step: a pointer that skips a frame or two is still dragging.
+constexpr double kDragSettleSeconds = 0.3;
 
 // The browser bridge has no other way to reach the app than a single instance pointer.
 struct Platform {
@@ -65,6 +70,8 @@ struct Platform {
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
   std::uint64_t cjk_checked_revision = ~std::uint64_t{0};
   std::shared_ptr<headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
+  headlab::platform::GlImageUploader image_uploader;
+  headlab::ui::CellTextures cell_textures{image_uploader};
 };
 
 Platform* g_platform = nullptr;
@@ -317,7 +324,7 @@ void frame(void* arg) {
   use_whole_cjk_subset_when_needed(p);
   track_window_size(p);
   // Layers left behind by a drag that has paused, a few milliseconds' worth a frame.
-  p.controller->catch_up(kCatchUpSeconds);
+  p.controller->catch_up(kCatchUpSeconds, kDragSettleSeconds);
   // Training gets its budget first, so this frame draws the newest steps.
   headlab::app::sync_training(*p.controller, *p.training);
   p.training->advance_frame();
@@ -329,7 +336,7 @@ void frame(void* arg) {
     p.applied_theme = p.state.preferences.theme;
     headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark, p.pointer, kFontSize);
   }
-  headlab::ui::draw_lab_window(*p.controller, p.ui, p.training);
+  headlab::ui::draw_lab_window(*p.controller, p.ui, p.training, &p.cell_textures);
   ImGui::Render();
   const ImGuiIO& io = ImGui::GetIO();
   glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),

@@ -1,8 +1,11 @@
 #pragma once
 // Geometry of the arc view, free of ImGui: token anchor positions, the curve from a query to a
 // key, and dash patterns that keep overlaid heads distinguishable in grey scale.
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace headlab::ui {
@@ -10,6 +13,27 @@ namespace headlab::ui {
 struct Point {
   float x = 0, y = 0;
 };
+
+// One curve: head `head`'s attention from token `query` to token `key`.
+struct Arc {
+  float weight = 0;
+  int head = 0, query = 0, key = 0;
+};
+
+// Keeps the `most` heaviest arcs (ties: the earlier ones), in their original order, so heads
+// still overlay one another as they do without the cut.
+inline void keep_strongest(std::vector<Arc>& arcs, std::size_t most) {
+  if (arcs.size() <= most) return;
+  std::vector<std::size_t> order(arcs.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return arcs[a].weight > arcs[b].weight; });
+  order.resize(most);
+  std::sort(order.begin(), order.end());
+  std::vector<Arc> kept;
+  kept.reserve(most);
+  for (const std::size_t k : order) kept.push_back(arcs[k]);
+  arcs = std::move(kept);
+}
 
 enum class LineStyle { solid, dashed, dotted, dash_dot };
 

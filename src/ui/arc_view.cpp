@@ -29,6 +29,10 @@ ImU32 head_colour(int head, float alpha) {
   return (c & 0x00FFFFFFu) | (a << 24);
 }
 
+// More arcs than this are a tangle no one can read, and each is a few hundred vertices: with 16
+// heads on 64 tokens a low threshold passes thousands, and a frame took most of a second to draw.
+constexpr std::size_t kMostArcs = 200;
+
 void legend_swatch(ImDrawList* draw, ImVec2 p, float length, int head) {
   std::vector<Point> line{{p.x, p.y}, {p.x + length, p.y}};
   for (const auto& piece : dash(line, line_style_for_head(head), ImGui::GetFontSize() * 0.12f))
@@ -69,6 +73,21 @@ void draw_arc_view(PanelContext& context, float width, float height) {
     ImGui::PopID();
   }
   ImGui::TextDisabled("%s", context.tr("arcs_caption"));
+  // The arcs above the threshold, the strongest first when there are more than a figure can show.
+  const int tokens = static_cast<int>(context.tokens().size());
+  std::vector<Arc> arcs;
+  for (int h = 0; h < model_layer.head_count(); ++h) {
+    if (!((ui.arc_heads >> h) & 1u)) continue;
+    const Matrix& A = state.trace.layers[layer].heads[h].attention;
+    for (int i = 0; i < tokens; ++i)
+      for (int j = 0; j < tokens; ++j) {
+        const float w = A(i, j);
+        if (w >= ui.arc_threshold && w > 0.0f) arcs.push_back({w, h, i, j});
+      }
+  }
+  const std::size_t found = arcs.size();
+  keep_strongest(arcs, kMostArcs);
+  if (arcs.size() < found) ImGui::TextWrapped(context.tr("arcs_capped"), static_cast<int>(arcs.size()), static_cast<int>(found));
   // Canvas.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(width, std::max(font * 8.0f, height - (origin.y - ImGui::GetWindowPos().y) + ImGui::GetScrollY() -
@@ -93,31 +112,26 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   if (hovered >= 0) ui.next_hovered_token = hovered;
   const int focus = hovered >= 0 ? hovered : ui.hovered_token;
   draw->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
-  for (int h = 0; h < model_layer.head_count(); ++h) {
-    if (!((ui.arc_heads >> h) & 1u)) continue;
-    const Matrix& A = state.trace.layers[layer].heads[h].attention;
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        const float w = A(i, j);
-        if (w < ui.arc_threshold || w <= 0.0f) continue;
-        const bool dim = focus >= 0 && focus != i;
-        const float x0 = origin.x + (i + 0.5f) * spacing, x1 = origin.x + (j + 0.5f) * spacing;
-        // Offset each head slightly so coincident arcs do not hide each other.
-        const float lift = (h % 4) * font * 0.12f;
-        const auto points = arc_points(x0, x1, baseline - font * 0.2f - lift, max_height, spacing);
-        const float thickness = 1.0f + 4.0f * w;
-        for (const auto& piece : dash(points, line_style_for_head(h), font * 0.12f))
-          draw->AddPolyline(reinterpret_cast<const ImVec2*>(piece.data()), static_cast<int>(piece.size()),
-                            head_colour(h, dim ? 0.12f : 0.35f + 0.65f * w), 0, thickness);
-        // Arrowhead at the key end.
-        if (i != j && !dim) {
-          const Point tip = points.back(), before = points[points.size() - 3];
-          const float dx = tip.x - before.x, dy = tip.y - before.y, len = std::max(1e-3f, std::hypot(dx, dy));
-          const float ux = dx / len, uy = dy / len, s = font * 0.35f;
-          draw->AddTriangleFilled(ImVec2(tip.x, tip.y), ImVec2(tip.x - ux * s - uy * s * 0.6f, tip.y - uy * s + ux * s * 0.6f),
-                                  ImVec2(tip.x - ux * s + uy * s * 0.6f, tip.y - uy * s - ux * s * 0.6f), head_colour(h, 0.9f));
-        }
-      }
+  for (const Arc& arc : arcs) {
+    const int h = arc.head, i = arc.query, j = arc.key;
+    const float w = arc.weight;
+    const bool dim = focus >= 0 && focus != i;
+    const float x0 = origin.x + (i + 0.5f) * spacing, x1 = origin.x + (j + 0.5f) * spacing;
+    // Offset each head slightly so coincident arcs do not hide each other.
+    const float lift = (h % 4) * font * 0.12f;
+    const auto points = arc_points(x0, x1, baseline - font * 0.2f - lift, max_height, spacing);
+    const float thickness = 1.0f + 4.0f * w;
+    for (const auto& piece : dash(points, line_style_for_head(h), font * 0.12f))
+      draw->AddPolyline(reinterpret_cast<const ImVec2*>(piece.data()), static_cast<int>(piece.size()),
+                        head_colour(h, dim ? 0.12f : 0.35f + 0.65f * w), 0, thickness);
+    // Arrowhead at the key end.
+    if (i != j && !dim) {
+      const Point tip = points.back(), before = points[points.size() - 3];
+      const float dx = tip.x - before.x, dy = tip.y - before.y, len = std::max(1e-3f, std::hypot(dx, dy));
+      const float ux = dx / len, uy = dy / len, s = font * 0.35f;
+      draw->AddTriangleFilled(ImVec2(tip.x, tip.y), ImVec2(tip.x - ux * s - uy * s * 0.6f, tip.y - uy * s + ux * s * 0.6f),
+                              ImVec2(tip.x - ux * s + uy * s * 0.6f, tip.y - uy * s - ux * s * 0.6f), head_colour(h, 0.9f));
+    }
   }
   // Tokens.
   for (int i = 0; i < n; ++i) {

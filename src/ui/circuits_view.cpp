@@ -100,7 +100,7 @@ void circuit(const PanelContext& context, const char* id, const Matrix& m, const
     ImGui::SetCursorScreenPos(ImVec2(top_left.x + label_w, top_left.y + label_w));
   }
   int row = -1, col = -1;
-  matrix_view(id, m, ImVec2(side, side), 0.0f, &row, &col);
+  matrix_view(id, m, ImVec2(side, side), 0.0f, &row, &col, context.cell_textures);
   if (row < 0) return;
   ImGui::BeginTooltip();
   const float v = m(row, col);

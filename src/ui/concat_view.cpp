@@ -36,7 +36,7 @@ void draw_concat_view(PanelContext& context, float width, float height) {
     ImGui::BeginGroup();
     ImGui::PushID(i);
     ImGui::Text("Z_%d%s", i, model_layer.heads[i].pruned ? context.tr("concat_pruned") : "");
-    matrix_view("z", lt.heads[i].Z, ImVec2(unit * model_layer.d_v, block_h), scale, &hr, &hc);
+    matrix_view("z", lt.heads[i].Z, ImVec2(unit * model_layer.d_v, block_h), scale, &hr, &hc, context.cell_textures);
     if (hr >= 0) ImGui::SetTooltip("Z_%d[%s][%d] = %.4f", i, context.tokens()[hr].c_str(), hc, lt.heads[i].Z(hr, hc));
     if (ImGui::SmallButton(with_id(context.tr("concat_zero_block"), "zero_w_o_block").c_str()))
       context.actions.emit(app::ZeroOutputBlock{layer, i});
@@ -49,21 +49,21 @@ void draw_concat_view(PanelContext& context, float width, float height) {
   const float out_w = std::min(avail * 0.3f, unit * state.document.model.d_model);
   ImGui::BeginGroup();
   ImGui::TextUnformatted("Concat(Z_1..Z_h)");
-  matrix_view("concat", lt.concat, ImVec2(std::min(avail * 0.3f, unit * h * model_layer.d_v), block_h), scale, &hr, &hc);
+  matrix_view("concat", lt.concat, ImVec2(std::min(avail * 0.3f, unit * h * model_layer.d_v), block_h), scale, &hr, &hc, context.cell_textures);
   if (hr >= 0)
     ImGui::SetTooltip(context.tr("concat_cell_tip"), context.tokens()[hr].c_str(), hc, lt.concat(hr, hc), hc / model_layer.d_v);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted("x  W_O");
-  matrix_view("W_O", model_layer.W_O, ImVec2(out_w, block_h), 0.0f, &hr, &hc);
+  matrix_view("W_O", model_layer.W_O, ImVec2(out_w, block_h), 0.0f, &hr, &hc, context.cell_textures);
   if (hr >= 0)
     ImGui::SetTooltip(context.tr("concat_wo_cell_tip"), hr, hc, model_layer.W_O(hr, hc), hr / model_layer.d_v);
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::TextUnformatted(context.tr("concat_output"));
-  matrix_view("out", lt.attention_output, ImVec2(out_w, block_h), 0.0f, &hr, &hc);
+  matrix_view("out", lt.attention_output, ImVec2(out_w, block_h), 0.0f, &hr, &hc, context.cell_textures);
   if (hr >= 0)
     ImGui::SetTooltip(context.tr("concat_output_cell_tip"), context.tokens()[hr].c_str(), context.feature_names()[hc].c_str(),
                       lt.attention_output(hr, hc));

@@ -73,6 +73,7 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   options.show_values = true;
   options.highlight_token = ui.hovered_token;
   options.max_cell = font * 4.0f;
+  options.textures = context.cell_textures;
   const Matrix& attention = state.trace.layers[layer].heads[head].attention;
   // Long inputs (40-64 tokens) would shrink the cells below a label's height and the axes would go
   // blank: then the heatmap keeps readable cells and scrolls inside its area instead.

@@ -118,6 +118,7 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       options.empty_text = words("heatmap_no_tokens");
       options.highlight_token = ui.hovered_token;
       options.selected = selected;
+      options.textures = context.cell_textures;
       const Matrix& A = ui.overview_summary ? state.trace.layers[l].mean_attention : state.trace.layers[l].heads[h].attention;
       char id[32];
       std::snprintf(id, sizeof id, "thumb_%d_%d", l, h);

@@ -80,21 +80,26 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
     result.hovered_col = g.col_at(mouse.x);
     if (result.hovered_row < 0 || result.hovered_col < 0) result.hovered_row = result.hovered_col = -1;
   }
-  // Cells.
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      const ImVec2 a(g.grid_x + j * g.cell, g.grid_y + i * g.cell);
-      const ImVec2 b(a.x + g.cell, a.y + g.cell);
-      const float v = attention(i, j);
-      draw->AddRectFilled(a, b, viridis_u32(v));
-      if (options.show_values && g.cell >= font * 2.2f) {
+  // Cells: one texel each when there is a texture, else one rectangle each; values on top.
+  const ImTextureID texture = options.textures ? options.textures->texture_for(ImGui::GetID("##grid"), attention, CellColours::viridis) : nullptr;
+  if (texture)
+    draw->AddImage(texture, ImVec2(g.grid_x, g.grid_y), ImVec2(g.grid_x + g.width(), g.grid_y + g.height()));
+  else
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const ImVec2 a(g.grid_x + j * g.cell, g.grid_y + i * g.cell);
+        draw->AddRectFilled(a, ImVec2(a.x + g.cell, a.y + g.cell), viridis_u32(attention(i, j)));
+      }
+  if (options.show_values && g.cell >= font * 2.2f)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const float v = attention(i, j);
         char buf[16];
         std::snprintf(buf, sizeof buf, "%.2f", v);
         const ImVec2 ts = ImGui::CalcTextSize(buf);
-        draw->AddText(ImVec2(a.x + (g.cell - ts.x) * 0.5f, a.y + (g.cell - ts.y) * 0.5f),
+        draw->AddText(ImVec2(g.grid_x + j * g.cell + (g.cell - ts.x) * 0.5f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f),
                       contrasting_text_u32(viridis(v)), buf);
       }
-    }
   // Highlights: hovered cell, and the hovered/linked token's row and column.
   const ImU32 outline = IM_COL32(255, 64, 160, 255);
   const float thick = std::max(1.5f, g.cell * 0.06f);

@@ -7,6 +7,7 @@
 #include "engine/matrix.h"
 #include "imgui.h"
 #include "ui/heatmap_layout.h"
+#include "ui/cell_textures.h"
 
 namespace headlab::ui {
 
@@ -23,6 +24,9 @@ struct HeatmapOptions {
   const char* key_title = nullptr;    // "key: attended token ->", above the grid
   const char* query_title = nullptr;  // "<- query: attending token", reads upwards left of the grid
   const char* empty_text = nullptr;   // "(no tokens)", in place of an empty grid
+  // Where the cells' texture comes from; without one (or when it cannot make one) each cell is
+  // drawn as a rectangle.
+  CellTextures* textures = nullptr;
 };
 
 struct HeatmapResult {

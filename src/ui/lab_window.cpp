@@ -181,8 +181,10 @@ void draw_stacked(PanelContext& context) {
 
 }  // namespace
 
-void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingSession* training) {
+void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingSession* training,
+                     CellTextures* cell_textures) {
   ActionSink actions(controller);
+  if (cell_textures) cell_textures->new_frame();
   const app::Resources& resources = controller.resources();
   ui.hovered_token = ui.next_hovered_token;
   ui.next_hovered_token = -1;
@@ -202,7 +204,7 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
     ui.detail = DetailView::training;
     ui.training_view = TrainingView::comparison;
   }
-  PanelContext context{actions, ui, resources.example_sentences, resources.presets, training};
+  PanelContext context{actions, ui, resources.example_sentences, resources.presets, training, cell_textures};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/controller.h"
+#include "ui/cell_textures.h"
 #include "ui/ui_state.h"
 
 namespace headlab::app {
@@ -16,8 +17,9 @@ namespace headlab::ui {
 // Width (in CSS pixels) below which panels stack in one scrolling column.
 inline constexpr float kPhoneWidth = 760.0f;
 
-// `training` (optional) is drawn in the Training tab. Texts, presets and example sentences come
-// from the controller's Resources.
-void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingSession* training = nullptr);
+// `training` (optional) is drawn in the Training tab; `cell_textures` (optional) holds the
+// heatmaps' and matrix views' cells on the GPU. Texts, presets and example sentences come from the controller's Resources.
+void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingSession* training = nullptr,
+                     CellTextures* cell_textures = nullptr);
 
 }  // namespace headlab::ui

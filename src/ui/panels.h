@@ -6,6 +6,7 @@
 
 #include "app/resources.h"
 #include "ui/action_sink.h"
+#include "ui/cell_textures.h"
 #include "ui/ui_state.h"
 #include "ui/words.h"
 
@@ -21,6 +22,7 @@ struct PanelContext {
   const std::vector<std::string>& example_sentences;
   const std::vector<Preset>& presets;
   app::TrainingSession* training = nullptr;  // in-page training (absent: the tab says so)
+  CellTextures* cell_textures = nullptr;  // heatmaps' and matrices' cells on the GPU (absent: shapes)
   const app::AppState& state() const { return actions.state(); }
   const app::Resources& resources() const { return actions.resources(); }
   // Token texts of the current input and names of the d_model input dimensions. They follow the

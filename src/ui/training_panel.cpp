@@ -200,7 +200,7 @@ void draw_layer_dependence(const app::TrainingSession& session, LabUiState& ui, 
 // The model being trained, head by head, on one held-out input the learner picks, redrawn as it
 // learns (the session refreshes the trace a few times a second), each head captioned with its
 // label at the latest sample; a click shows that head large.
-void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float width, const Words& t) {
+void draw_training_heads(app::TrainingSession& session, LabUiState& ui, CellTextures* textures, float width, const Words& t) {
   const app::HeadsSnapshot& snapshot = session.snapshot();
   if (snapshot.step < 0) return;
   const float font = ImGui::GetFontSize();
@@ -238,6 +238,7 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float wi
       options.show_labels = false;
       options.empty_text = t("heatmap_no_tokens");
       options.selected = ui.training_head_layer == l && ui.training_head == h;
+      options.textures = textures;
       const HeatmapResult r = heatmap("train_thumb", snapshot.trace.layers[l].heads[h].attention, ImVec2(tile, tile), options);
       register_item(ui, std::string(ids::kTrainHead) + "/" + std::to_string(l) + "/" + std::to_string(h));
       if (r.clicked) ui.training_head_layer = l, ui.training_head = h;
@@ -262,6 +263,7 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float wi
   options.key_title = t("heatmap_key_title");
   options.query_title = t("heatmap_query_title");
   options.empty_text = t("heatmap_no_tokens");
+  options.textures = textures;
   const float side = std::min(width, font * 24.0f);
   const HeatmapResult r = heatmap("train_head_detail", snapshot.trace.layers[l].heads[h].attention, ImVec2(side, side), options);
   register_item(ui, ids::kTrainHeadDetail);
@@ -273,7 +275,8 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, float wi
   }
 }
 
-void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
+void draw_progress(app::TrainingSession& session, LabUiState& ui, CellTextures* textures, float width, float height,
+                   const Words& t) {
   const float font = ImGui::GetFontSize();
   const training::Trainer& trainer = *session.trainer();
   const bool induction = session.settings().task == training::Task::induction;
@@ -326,7 +329,7 @@ void draw_progress(app::TrainingSession& session, LabUiState& ui, float width, f
   ImGui::TextUnformatted(t(induction ? "train_roles_title_symbols" : "train_roles_title"));
   help_marker(t(induction ? "train_roles_help_symbols" : "train_roles_help"));
   draw_role_timeline(session, ui, width, t);
-  draw_training_heads(session, ui, width, t);
+  draw_training_heads(session, ui, textures, width, t);
   draw_layer_dependence(session, ui, t);
 }
 
@@ -490,7 +493,7 @@ void draw_training_panel(PanelContext& context, float width, float height) {
   if (segmented("training_view", views, 3, view, &ui, kViewIds)) ui.training_view = static_cast<TrainingView>(view);
   const float rest = height - (ImGui::GetCursorPosY() - top);
   switch (ui.training_view) {
-    case TrainingView::progress: draw_progress(session, ui, width, rest, t); break;
+    case TrainingView::progress: draw_progress(session, ui, context.cell_textures, width, rest, t); break;
     case TrainingView::probes: draw_probes(session, ui, width, t); break;
     case TrainingView::comparison: draw_comparison(session, ui, width, rest, t); break;
   }

@@ -50,6 +50,9 @@ TEST(DragCatchUp, ADragInLayerZeroLeavesTheLaterLayersUntilItPauses) {
   // The frame right after a drag step does nothing: the drag may go on.
   EXPECT_FALSE(controller.catch_up(1.0));
   EXPECT_EQ(state.current_layers, 1);
+  // Nor does one soon after it, while the drag has not settled.
+  EXPECT_FALSE(controller.catch_up(1.0, 60.0));
+  EXPECT_EQ(state.current_layers, 1);
   // With no budget, one layer a frame.
   EXPECT_TRUE(controller.catch_up(0.0));
   EXPECT_EQ(state.current_layers, 2);

@@ -43,6 +43,62 @@ test('drag a W_K cell: the weight and the heatmap change in the same frame; undo
   await context.close();
 });
 
+// Viridis as src/ui/colormap.cpp draws it: nine anchors, linear between them.
+const kViridis = [[68, 1, 84], [72, 40, 120], [62, 74, 137], [49, 104, 142], [38, 130, 142], [31, 158, 137],
+                  [53, 183, 121], [109, 205, 89], [253, 231, 37]];
+function viridis(t) {
+  t = Math.min(Math.max(t, 0), 1) * 8;
+  const i = Math.min(Math.floor(t), 7), f = t - i;
+  return kViridis[i].map((a, c) => a + (kViridis[i + 1][c] - a) * f);
+}
+
+// The pixels of a screenshot, decoded by the page itself (no PNG library in the tests).
+async function screenPixels(page, clip) {
+  const png = (await page.screenshot({ clip })).toString('base64');
+  return page.evaluate(async (data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    return { width: bitmap.width, data: Array.from(context.getImageData(0, 0, bitmap.width, bitmap.height).data) };
+  }, png);
+}
+
+// The heatmaps are textures on the GPU (src/ui/cell_textures.h): what reaches the screen must be
+// each cell's attention in viridis, in its own square, in the detail view and in the thumbnails,
+// and again after an edit recolours them.
+test('every heatmap cell on screen is its attention weight in viridis, also after an edit', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  const check = async (name, attention) => {
+    const grid = await rectOf(page, name);
+    const n = attention.length, cell = grid.width / n;
+    const clip = { x: Math.floor(grid.x), y: Math.floor(grid.y), width: Math.ceil(grid.width) + 1, height: Math.ceil(grid.height) + 1 };
+    const pixels = await screenPixels(page, clip);
+    let worst = 0;
+    for (let i = 0; i < n; ++i)
+      for (let j = 0; j < n; ++j) {
+        // A quarter into the cell: away from its printed value and from the next cell's edge.
+        const x = Math.floor(grid.x + (j + 0.25) * cell) - clip.x, y = Math.floor(grid.y + (i + 0.25) * cell) - clip.y;
+        const k = (y * pixels.width + x) * 4;
+        const want = viridis(attention[i][j]);
+        for (let c = 0; c < 3; ++c) worst = Math.max(worst, Math.abs(pixels.data[k + c] - want[c]));
+      }
+    assert.ok(worst <= 2, `${name}: a cell is ${worst} levels off its colour`);
+  };
+  await frames(page, 2);
+  let state = await page.evaluate(() => window.headlab.state());
+  await check('detail/heatmap', state.layers[0].heads[0].attention);
+  await check('overview/head/0/1', state.layers[0].heads[1].attention);
+  await page.evaluate(() => window.headlab.setWeight(0, 0, 'W_Q', 1, 0, 2.5));
+  await frames(page, 2);
+  state = await page.evaluate(() => window.headlab.state());
+  await check('detail/heatmap', state.layers[0].heads[0].attention);
+  await check('overview/head/0/0', state.layers[0].heads[0].attention);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('head count through the UI control, then select a head by clicking its thumbnail', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'heads/plus');

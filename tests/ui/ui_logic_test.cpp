@@ -64,6 +64,48 @@ TEST(ArcGeometry, ArcsRiseAboveTheRowAndEndAtTheKey) {
   EXPECT_GE(top, 200 - 80 - 1e-3);
 }
 
+TEST(ArcGeometry, TooManyArcsKeepTheStrongestInTheirOrder) {
+  std::vector<Arc> arcs{{0.2f, 0, 0, 0}, {0.9f, 0, 0, 1}, {0.5f, 1, 1, 0}, {0.5f, 1, 1, 1}, {0.7f, 2, 0, 0}};
+  keep_strongest(arcs, 3);
+  ASSERT_EQ(arcs.size(), 3u);
+  // 0.9 and 0.7, then the first of the two 0.5s; heads stay in drawing order.
+  EXPECT_FLOAT_EQ(arcs[0].weight, 0.9f);
+  EXPECT_EQ(arcs[1].head, 1);
+  EXPECT_EQ(arcs[1].key, 0);
+  EXPECT_EQ(arcs[2].head, 2);
+  std::vector<Arc> few{{0.1f, 0, 0, 0}, {0.3f, 0, 0, 1}};
+  keep_strongest(few, 3);
+  EXPECT_EQ(few.size(), 2u);
+  EXPECT_FLOAT_EQ(few[0].weight, 0.1f);
+}
+
+// The arc view of the largest model at a low threshold: thousands of arcs pass it, the figure
+// draws the 200 strongest and says so.
+TEST(ArcView, ALowThresholdOnTheLargestModelDrawsAReadableNumberOfArcs) {
+  app::AppState state;
+  app::Controller controller(state, app::test_resources());
+  ASSERT_TRUE(controller.apply(app::SetDModel{512}).ok());
+  ASSERT_TRUE(controller.apply(app::SetHeadCount{16, 0}).ok());
+  std::string text;
+  for (int i = 0; i < 64; ++i) text += "word" + std::to_string(i % 13) + " ";
+  ASSERT_TRUE(controller.apply(app::SetText{text}).ok());
+  HeadlessImGui imgui;
+  LabUiState ui;
+  ui.detail = DetailView::arcs;
+  ui.arc_threshold = 0.0f;
+  const auto vertices = [&] {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw_lab_window(controller, ui);
+    ImGui::Render();
+    return ImGui::GetDrawData()->TotalVtxCount;
+  };
+  const int at_zero = vertices();
+  ui.arc_threshold = 0.9f;  // few or no arcs
+  const int at_high = vertices();
+  EXPECT_LT(at_zero - at_high, 200 * 600) << "16 x 64 x 64 = 65,536 arcs pass a zero threshold";
+}
+
 TEST(WeightEntry, ParsesNumbersAndRefusesTheRest) {
   const Words en{app::test_resources(), app::Language::en};
   double v = 0;
