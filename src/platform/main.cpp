@@ -38,8 +38,9 @@
 namespace {
 
 constexpr float kFontSize = 15.0f;
-// Per frame for layers a drag left behind: at the largest model one layer takes 15-20 ms in
-// WASM, so this recomputes one layer a frame there and every layer at once on the lesson models.
+// Per frame for layers a drag left behind: at the largest model a frame that catches up one layer
+// took 120-240 ms in WASM, so this recomputes one layer a frame there and every layer at once on
+// the lesson models.
 constexpr double kCatchUpSeconds = 0.008;
 // A drag counts as paused, and the layers it left behind start catching up, after this long
 // without a step: a pointer that skips a frame or two is still dragging.
