@@ -61,35 +61,51 @@ inline Float4 load4(const float* p) {
 }
 #endif
 
-// -sum_j f_j ln f_j over j < k, with f_j = value(p, q, j) read from one or two rows.
-// Two 4-wide accumulators (8 lanes) keep the loop free of a serial float dependency.
-template <class Combine>
-inline float entropy_sum(const float* p, const float* q, int k, Combine combine) {
+#ifdef HEADLAB_VECTOR_LOG
+// Bit l (l < 4) set where v[l] != value.
+inline unsigned not_equal_bits4(Float4 v, float value) {
+  const Int4 differs = v != value;
+#if defined(__wasm_simd128__)
+  return static_cast<unsigned>(__builtin_wasm_bitmask_i32x4(differs));
+#elif defined(__SSE__)
+  return static_cast<unsigned>(__builtin_ia32_movmskps(reinterpret_cast<const Float4&>(differs)));
+#else
+  return static_cast<unsigned>((differs[0] & 1) | (differs[1] & 2) | (differs[2] & 4) | (differs[3] & 8));
+#endif
+}
+#endif
+
+// -sum a' ln a' of a smoothed row a' = keep * a + floor over j < k. Two 4-wide accumulators (8
+// lanes) keep the loop free of a serial float dependency. Most keys of a peaked row hold exactly
+// 0, where a' is the floor: a block of 4 such keys subtracts floor ln floor, computed once with the
+// same operations, so skipping its logarithms changes no bit.
+inline float smoothed_entropy(const float* a, int k, float keep, float floor) {
   float lanes[8] = {};
   int j = 0;
 #ifdef HEADLAB_VECTOR_LOG
-  Float4 a = {0, 0, 0, 0}, b = {0, 0, 0, 0};
-  for (; j + 8 <= k; j += 8) {
-    const Float4 x = combine(load4(p + j), load4(q + j));
-    const Float4 y = combine(load4(p + j + 4), load4(q + j + 4));
-    a -= x * fast_log4(x);
-    b -= y * fast_log4(y);
-  }
-  std::memcpy(lanes, &a, sizeof a);
-  std::memcpy(lanes + 4, &b, sizeof b);
+  const Float4 floors = {floor, floor, floor, floor};
+  const Float4 floor_logs = fast_log4(floors);
+  Float4 sums[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+  for (; j + 8 <= k; j += 8)
+    for (int half = 0; half < 2; ++half) {
+      const Float4 v = load4(a + j + 4 * half);
+      if (not_equal_bits4(v, 0.0f) == 0) {
+        sums[half] -= floors * floor_logs;
+      } else {
+        const Float4 x = keep * v + floor;
+        sums[half] -= x * fast_log4(x);
+      }
+    }
+  std::memcpy(lanes, &sums[0], sizeof sums[0]);
+  std::memcpy(lanes + 4, &sums[1], sizeof sums[1]);
 #endif
   for (int l = 0; j < k; ++j, l = (l + 1) % 8) {
-    const float x = combine(p[j], q[j]);
+    const float x = keep * a[j] + floor;
     lanes[l] -= x * fast_log(x);
   }
   float sum = 0.0f;
   for (float lane : lanes) sum += lane;
   return sum;
-}
-
-// -sum a' ln a' of a smoothed row a' = keep * a + floor.
-inline float smoothed_entropy(const float* a, int k, float keep, float floor) {
-  return entropy_sum(a, a, k, [keep, floor](auto x, auto) { return keep * x + floor; });
 }
 
 }  // namespace headlab::analysis

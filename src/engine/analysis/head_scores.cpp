@@ -80,13 +80,11 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     add_row(column_mass.data(), row, visible);
     // Clark et al. 2019, sec. 3.3: entropy of the smoothed row over ln(visible keys).
     const float floor = config.broad_smoothing / static_cast<float>(visible);
-    entropy += smoothed_entropy(row, visible, keep, floor) / std::log(static_cast<float>(visible));
+    entropy += smoothed_entropy(row, visible, keep, floor) / sentence.log_visible[i];
     const int band_lo = std::max(0, i - w), band_hi = std::min(visible - 1, i + w);
     band_mass += row_sum(row + band_lo, band_hi - band_lo + 1);
     band_uniform += static_cast<double>(band_hi - band_lo + 1) / visible;
-    int rare_visible = 0;
-    for (int j = 0; j < visible; ++j) rare_visible += sentence.is_rarest[j];
-    rare_uniform += static_cast<double>(rare_visible) / visible;
+    rare_uniform += sentence.rarest_share[i];
     // Both masks are 0 outside j < i, so the causal mask changes nothing here.
     const std::ptrdiff_t row_start = static_cast<std::ptrdiff_t>(i) * n;
     if (sentence.duplicate_rows > 0) duplicate_mass += row_dot(row, sentence.duplicate_mask.data() + row_start, visible);

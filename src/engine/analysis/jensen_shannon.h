@@ -71,14 +71,7 @@ struct KeyTermSum {
 // Bit l (l < 4) set where p[l] != floor.
 inline unsigned above_floor_bits(const float* p, float floor) {
 #ifdef HEADLAB_VECTOR_LOG
-  const Int4 above = load4(p) != floor;
-#if defined(__wasm_simd128__)
-  return static_cast<unsigned>(__builtin_wasm_bitmask_i32x4(above));
-#elif defined(__SSE__)
-  return static_cast<unsigned>(__builtin_ia32_movmskps(reinterpret_cast<const Float4&>(above)));
-#else
-  return static_cast<unsigned>((above[0] & 1) | (above[1] & 2) | (above[2] & 4) | (above[3] & 8));
-#endif
+  return not_equal_bits4(load4(p), floor);
 #else
   unsigned bits = 0;
   for (int l = 0; l < 4; ++l) bits |= static_cast<unsigned>(p[l] != floor) << l;

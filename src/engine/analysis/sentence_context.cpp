@@ -1,6 +1,7 @@
 #include "engine/analysis/sentence_context.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace headlab::analysis {
 namespace {
@@ -120,6 +121,15 @@ void make_sentence_context(const Tokens& tokens, bool causal, const GoldCorpus& 
       out.related_mask(i, j) = out.is_related(i, j);
       if (out.is_related(i, j) && j < out.visible(i)) out.has_related[i] = 1;
     }
+  }
+  out.log_visible.resize(n);
+  out.rarest_share.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int visible = out.visible(i);
+    out.log_visible[i] = std::log(static_cast<float>(visible));
+    int rarest_visible = 0;
+    for (int j = 0; j < visible; ++j) rarest_visible += out.is_rarest[j];
+    out.rarest_share[i] = static_cast<double>(rarest_visible) / visible;
   }
   fill_repeat_masks(tokens, out);
   out.gold = match_gold(corpus, tokens);

@@ -30,6 +30,10 @@ struct SentenceContext {
   RowVector rarest_mask;     // (1, n)
   Matrix related_mask;       // (n, n)
   std::vector<unsigned char> has_related;  // (n) row i has a related word among its visible keys
+  // Per row, what every head's scores divide by: ln(visible keys), the entropy of an even row
+  // (broad), and the share of the visible keys that are rarest words (rare_word's uniform mass).
+  std::vector<float> log_visible;    // (n)
+  std::vector<double> rarest_share;  // (n)
   // Repeated tokens (same text, ignoring ASCII case; not punctuation or [CLS]/[SEP]):
   // duplicate_mask(i, j) = 1 where j < i is an earlier copy of token i (duplicate-token heads);
   // induction_mask(i, j) = 1 where j < i is the token right after an earlier copy of token i, the
