@@ -3,12 +3,15 @@
 // subject head beats the fixed-offset baseline only when it really tracks the arc.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <random>
 
 #include "../app/test_resources.h"
 #include "analysis_fixture.h"
 #include "app/explanation_text.h"
+#include "engine/analysis/explanation.h"
 #include "engine/tokenizer.h"
 
 namespace headlab::analysis {
@@ -357,5 +360,26 @@ TEST_F(LabelsTest, LayerSummaryCountsLabels) {
   EXPECT_FLOAT_EQ(s.mean_scores[static_cast<int>(Role::broad)], expected);
 }
 
+// Explanations print scores with format_fixed instead of printf: the same text for scores,
+// thresholds, exact halves (0.125 -> "0.12", 0.375 -> "0.38"), signs and values printf rounds up.
+TEST(FormatFixed, WritesWhatPrintfWrites) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+  std::vector<double> values = {0.0, -0.0, 0.125, 0.375, 0.005, 0.015, 0.995, 0.9999, 1.0, 2.5, 0.25, 0.05,
+                                -0.001, -0.125, 1e-30, 7.0, 12.345, 999999.995, 1e12, std::nan("")};
+  for (int k = 0; k < 20000; ++k) values.push_back(unit(rng) * (k % 7 == 0 ? 10.0f : 1.0f));
+  for (int k = 0; k <= 1000; ++k) values.push_back(k / 1000.0f);  // floats near every 3-digit decimal
+  for (int k = 0; k <= 800; ++k) values.push_back(k / 800.0);     // exact binary halves among them
+  for (const double value : values)
+    for (int decimals = 0; decimals <= 3; ++decimals) {
+      char expected[64], actual[64];
+      std::snprintf(expected, sizeof expected, "%.*f", decimals, value);
+      const int length = format_fixed(value, decimals, actual, sizeof actual);
+      EXPECT_STREQ(actual, expected) << value << " with " << decimals << " decimals";
+      EXPECT_EQ(length, static_cast<int>(std::strlen(expected)));
+    }
+}
+
 }  // namespace
 }  // namespace headlab::analysis
+

@@ -52,6 +52,12 @@ inline constexpr std::array<ExplanationTemplate, 20> kExplanationTemplates = {{
 // The English template of `id`, or "" for an unknown id.
 const char* explanation_template_en(std::string_view id);
 
+// Writes what snprintf(out, size, "%.<decimals>f", value) writes, for 0 <= decimals <= 3 (a label's
+// numbers): the exact binary value rounded half to even, then a '\0'. Returns the characters
+// written. printf parses its pattern and formats in arbitrary precision on every call, which cost
+// a tenth of relabelling a head.
+int format_fixed(double value, int decimals, char* out, int size);
+
 // Appends `pattern` to `out` with its placeholders replaced: {N} by values[N], {role:N} and
 // {relation:N} by name(kind, values[N]) with kind "role" or "relation". A placeholder past the
 // values, or malformed, is copied as it is, so a broken translation shows rather than crashes.

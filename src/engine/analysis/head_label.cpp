@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <string_view>
 
 #include "engine/analysis/explanation.h"
@@ -83,16 +83,15 @@ class Explainer {
     slot().assign(value);
     return *this;
   }
-  Explainer& number(int value) { return printf_value("%d", value); }
-  Explainer& percent(float share) { return number(static_cast<int>(std::lround(100.0f * share))); }
-  Explainer& printf_value(const char* pattern, double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, pattern, value);
-    return text(buffer);
+  Explainer& number(int value) {
+    char buffer[16];
+    slot().assign(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+    return *this;
   }
-  Explainer& printf_value(const char* pattern, int value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, pattern, value);
+  Explainer& percent(float share) { return number(static_cast<int>(std::lround(100.0f * share))); }
+  Explainer& decimal(double value, int decimals) {  // "%.<decimals>f"
+    char buffer[64];
+    format_fixed(value, decimals, buffer, sizeof buffer);
     return text(buffer);
   }
 
@@ -146,7 +145,7 @@ void explain(Role role, const HeadScores& s, const SentenceContext& sentence, co
       e.id("self").number(s.self.argmax_rows).number(s.self.rows).percent(s.self.mass);
       return;
     case Role::local:
-      e.id("local").percent(s.local.mass).number(s.local.window).printf_value("%.1f", double{s.local.ratio});
+      e.id("local").percent(s.local.mass).number(s.local.window).decimal(double{s.local.ratio}, 1);
       return;
     case Role::delimiter:
       if (s.delimiter.keys == 1) e.id("delimiter_one").percent(s.delimiter.mass);
@@ -273,7 +272,7 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   for (Role role : by_progress) {
     const RoleCheck& c = check(role);
     if (!c.available || listed == 2) continue;
-    explainer.text(role_id(role)).printf_value("%.2f", double{c.score}).printf_value("%.2f", double{c.threshold});
+    explainer.text(role_id(role)).decimal(double{c.score}, 2).decimal(double{c.threshold}, 2);
     ++listed;
   }
   explainer.id(kMixedTemplates[listed]);
