@@ -68,7 +68,9 @@ inline unsigned not_equal_bits4(Float4 v, float value) {
 #if defined(__wasm_simd128__)
   return static_cast<unsigned>(__builtin_wasm_bitmask_i32x4(differs));
 #elif defined(__SSE__)
-  return static_cast<unsigned>(__builtin_ia32_movmskps(reinterpret_cast<const Float4&>(differs)));
+  Float4 lanes;  // the same bits as floats (memcpy: a reinterpret_cast breaks strict aliasing)
+  std::memcpy(&lanes, &differs, sizeof lanes);
+  return static_cast<unsigned>(__builtin_ia32_movmskps(lanes));
 #else
   return static_cast<unsigned>((differs[0] & 1) | (differs[1] & 2) | (differs[2] & 4) | (differs[3] & 8));
 #endif
@@ -85,19 +87,22 @@ inline float smoothed_entropy(const float* a, int k, float keep, float floor) {
 #ifdef HEADLAB_VECTOR_LOG
   const Float4 floors = {floor, floor, floor, floor};
   const Float4 floor_logs = fast_log4(floors);
-  Float4 sums[2] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-  for (; j + 8 <= k; j += 8)
-    for (int half = 0; half < 2; ++half) {
-      const Float4 v = load4(a + j + 4 * half);
-      if (not_equal_bits4(v, 0.0f) == 0) {
-        sums[half] -= floors * floor_logs;
-      } else {
-        const Float4 x = keep * v + floor;
-        sums[half] -= x * fast_log4(x);
-      }
+  const auto add = [&](Float4& sum, const float* p) {
+    const Float4 v = load4(p);
+    if (not_equal_bits4(v, 0.0f) == 0) {
+      sum -= floors * floor_logs;
+    } else {
+      const Float4 x = keep * v + floor;
+      sum -= x * fast_log4(x);
     }
-  std::memcpy(lanes, &sums[0], sizeof sums[0]);
-  std::memcpy(lanes + 4, &sums[1], sizeof sums[1]);
+  };
+  Float4 low = {0, 0, 0, 0}, high = {0, 0, 0, 0};  // named, not an array: they stay in registers
+  for (; j + 8 <= k; j += 8) {
+    add(low, a + j);
+    add(high, a + j + 4);
+  }
+  std::memcpy(lanes, &low, sizeof low);
+  std::memcpy(lanes + 4, &high, sizeof high);
 #endif
   for (int l = 0; j < k; ++j, l = (l + 1) % 8) {
     const float x = keep * a[j] + floor;
