@@ -1,5 +1,6 @@
 // Redundancy (Jensen-Shannon distance between heads) against a naive double-precision reference,
 // importance by ablation against re-running the model with the head pruned, and pruning.
+#include <algorithm>
 #include <random>
 
 #include "analysis_fixture.h"
@@ -28,13 +29,22 @@ double reference_distance(const Matrix& a, const Matrix& b, bool causal, double 
 
 class RedundancyImportanceTest : public AnalysisTest {};
 
+// Within the 1e-4 the lab promises, and the 2e-5 redundancy.h states. Trials 12 and later have
+// peaked heads, with keys between 0 and 1e-9 that redundancy takes as at the smoothing floor, and a
+// head that nearly copies another, where sqrt(JS) magnifies any error.
 TEST_F(RedundancyImportanceTest, MatchesTheReferenceOnRandomHeads) {
   std::mt19937 rng(5);
-  for (int trial = 0; trial < 12; ++trial) {
-    const bool causal = trial % 3 == 0;
+  double worst = 0.0;
+  int negligible_keys = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const bool causal = trial % 3 == 0, peaked = trial >= 12;
     Document doc = text_document(sentence_text(trial % 2 ? "fox" : "two_pets"), 4, 100 + trial);
     doc.model.causal = causal;
-    for (HeadWeights& w : doc.model.layers[0].heads) w.W_Q = test_random(24, 6, rng, 1.5f);
+    for (HeadWeights& w : doc.model.layers[0].heads) w.W_Q = test_random(24, 6, rng, peaked ? 12.0f : 1.5f);
+    if (peaked) {
+      doc.model.layers[0].heads[3] = doc.model.layers[0].heads[0];
+      doc.model.layers[0].heads[3].W_Q *= 1.0f + 1e-4f * static_cast<float>(trial - 11);
+    }
     const LabRun r = run(doc);
     const Matrix& D = r.analysis.layers[0].redundancy;
     ASSERT_EQ(D.rows(), 4);
@@ -46,9 +56,13 @@ TEST_F(RedundancyImportanceTest, MatchesTheReferenceOnRandomHeads) {
         const double expected = reference_distance(r.attention(0, a), r.attention(0, b), causal, 1e-4);
         EXPECT_NEAR(D(a, b), expected, 1e-4) << "trial " << trial << " heads " << a << "," << b;
         EXPECT_LE(D(a, b), std::sqrt(std::log(2.0)) + 1e-5);
+        worst = std::max(worst, std::fabs(D(a, b) - expected));
       }
+      if (peaked) negligible_keys += (r.attention(0, a).array() > 0.0f && r.attention(0, a).array() < 1e-9f).count();
     }
   }
+  EXPECT_LT(worst, 2e-5);
+  EXPECT_GT(negligible_keys, 0);
 }
 
 TEST_F(RedundancyImportanceTest, IdenticalHeadsAreZeroApartAndFlagged) {

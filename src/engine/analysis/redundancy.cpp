@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
+#include <cstring>
 
 #include "engine/analysis/jensen_shannon.h"
 
@@ -9,6 +11,10 @@ namespace headlab::analysis {
 namespace {
 
 constexpr int kBlock = 4;                    // keys per vector block
+constexpr float kLn2 = 0.693147181f;
+// The most that treating a row's negligible keys as at its floor may move sqrt(JS) of that row
+// against any other (see RedundancyWorkspace::negligible); a pair moves by at most twice this.
+constexpr float kRowShift = 5e-6f;
 constexpr int kBlocksPerWord = 64 / kBlock;  // support bits are grouped by block
 
 // Bit 4k of the result is set where block k (bits 4k..4k+3) of `bits` has any bit set.
@@ -32,7 +38,20 @@ void prepare_head(const Matrix& attention, bool causal, float smoothing, Redunda
     const int visible = causal ? i + 1 : n;
     float* row = w.smoothed.data() + (first + i) * stride;
     const float* a = attention.data() + static_cast<std::ptrdiff_t>(i) * n;  // (n) query i
-    for (int j = 0; j < visible; ++j) row[j] = keep * a[j] + w.floors[i];
+    int j = 0;
+#ifdef HEADLAB_VECTOR_LOG
+    const float floor = w.floors[i], negligible = w.negligible[i];
+    const Float4 floors = {floor, floor, floor, floor};
+    for (; j + kBlock <= visible; j += kBlock) {  // a select, not a branch on random data
+      const Float4 excess = keep * load4(a + j);
+      const Float4 smoothed = excess > negligible ? excess + floor : floors;
+      std::memcpy(row + j, &smoothed, sizeof smoothed);
+    }
+#endif
+    for (; j < visible; ++j) {
+      const float excess = keep * a[j];
+      row[j] = excess > w.negligible[i] ? excess + w.floors[i] : w.floors[i];
+    }
     std::fill(row + visible, row + stride, w.floors[i]);
     std::uint64_t* support = w.support.data() + (first + i) * words;
     float* solo = w.solo_blocks.data() + (first + i) * blocks;
@@ -140,7 +159,12 @@ void redundancy(const LayerTrace& layer, bool causal, float smoothing, float nea
     w.block_list.resize(static_cast<std::size_t>(n) * (w.stride / kBlock));
     w.floors.resize(static_cast<std::size_t>(n));
     // A floor of 0 (smoothing 0) would put 0/0 into js_key_term; FLT_MIN changes no sum.
-    for (int i = 0; i < n; ++i) w.floors[i] = std::max(smoothing / static_cast<float>(causal ? i + 1 : n), FLT_MIN);
+    w.negligible.resize(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+      const int visible = causal ? i + 1 : n;
+      w.floors[i] = std::max(smoothing / static_cast<float>(visible), FLT_MIN);
+      w.negligible[i] = kRowShift * std::sqrt(2.0f * w.floors[i] / (static_cast<float>(visible) * kLn2));
+    }
     w.previous_attention.resize(stacked_rows, n);
     w.previous_distance.setZero(heads, heads);
     w.previous_causal = causal;

@@ -5,8 +5,9 @@
 // distance(a, b) = mean over queries i of sqrt(JS(A'_a[i], A'_b[i])), natural log, rows smoothed
 // as A' = (1 - s) A + s / k over the k visible keys. Range [0, sqrt(ln 2)] ~ [0, 0.833]; 0 means
 // the two heads attend identically (identical heads come out exactly 0). Float arithmetic with a
-// fast logarithm (jensen_shannon.h): within 1e-5 of a double-precision computation, also for
-// nearly identical heads. Pruned heads are compared like any other.
+// fast logarithm (jensen_shannon.h), and keys whose attention is negligible next to the smoothing
+// floor (below ~3e-9 for 32 keys) taken as at the floor: within 2e-5 of a double-precision
+// computation, also for nearly identical heads. Pruned heads are compared like any other.
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -39,6 +40,13 @@ struct RedundancyWorkspace {
   std::vector<float> pair_sums;       // (stride) 2 JS of each row of one head pair
   std::vector<float> row_distances;   // (stride) sqrt(JS) of each row of that pair
   std::vector<float> floors;          // (n) s / k of each row
+  // (n) Per row, the attention excess (1 - s) A over the floor f = s / k at or below which a key is
+  // stored at the floor, so that it joins no support. sqrt(JS) is a metric (Endres and Schindelin
+  // 2003), also key by key, so a row R and its copy R' with such keys moved to the floor change
+  // any distance by at most sqrt(JS(R, R')) <= sqrt(k ln 2 / (2 f)) * excess: below kRowShift
+  // (redundancy.cpp) for excess <= kRowShift * sqrt(2 f / (k ln 2)). Peaked heads have many keys
+  // of 1e-12 .. 1e-9, which would otherwise put shared blocks into most row pairs.
+  std::vector<float> negligible;
   std::vector<int> meeting_rows;      // (n) rows of that pair whose supports meet
   std::vector<KeyBlock> block_list;   // (n * stride / 4) blocks of a head or pair to sum
   Matrix previous_attention;          // (h * n, n) the attention the smoothed rows came from
