@@ -55,7 +55,8 @@ const char* explanation_template_en(std::string_view id);
 // Writes what snprintf(out, size, "%.<decimals>f", value) writes, for 0 <= decimals <= 3 (a label's
 // numbers): the exact binary value rounded half to even, then a '\0'. Returns the characters
 // written. printf parses its pattern and formats in arbitrary precision on every call, which cost
-// a tenth of relabelling a head.
+// a tenth of relabelling a head; std::to_chars would do this, but the libc++ of Debian's Emscripten
+// (3.1.6) has no floating-point overloads.
 int format_fixed(double value, int decimals, char* out, int size);
 
 // Appends `pattern` to `out` with its placeholders replaced: {N} by values[N], {role:N} and
