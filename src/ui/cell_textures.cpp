@@ -55,7 +55,6 @@ ImTextureID CellTextures::texture_for(ImGuiID id, const Matrix& values, CellColo
   else
     for (std::size_t k = 0; k < count; ++k) pixels_[k] = diverging_u32(entry.shown[k] / scale);
   uploader_.update(entry.texture, pixels_.data(), cols, rows);
-  ++uploads_;
   return entry.texture;
 }
 

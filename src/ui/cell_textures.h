@@ -34,8 +34,6 @@ class CellTextures {
   ImTextureID texture_for(ImGuiID id, const Matrix& values, CellColours colours, float scale = 1.0f);
 
   int texture_count() const { return static_cast<int>(entries_.size()); }
-  // Times pixels were sent to a texture since the start: what the tests count.
-  long long uploads() const { return uploads_; }
 
  private:
   struct Entry {
@@ -53,7 +51,6 @@ class CellTextures {
   std::unordered_map<ImGuiID, Entry> entries_;
   std::vector<std::uint32_t> pixels_;
   long long frame_ = 0;
-  long long uploads_ = 0;
 };
 
 }  // namespace headlab::ui
