@@ -21,81 +21,15 @@
     window.headlab._rejectReady(new Error(message));
   }
 
-  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
-    fail(pageText('no_webassembly'));
-    return;
-  }
-  // The canvas's WebGL2 context is made now, while the module downloads: creating the first context
-  // starts the browser's GPU side and takes a large share of start-up. The module's own request
-  // later gets this same context back (a canvas has one), so the attributes are the ones it asks
-  // for (SDL's defaults: no alpha, depth, stencil or multisampling).
-  if (!document.getElementById('canvas').getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) {
-    fail(pageText('no_webgl2'));
-    return;
-  }
-
-  // At most once per animation frame: a DOM update per network chunk slowed the download itself.
-  let progressShown = false;
-  function showProgress(received, total) {
-    if (progressShown) return;
-    progressShown = true;
-    requestAnimationFrame(() => {
-      progressShown = false;
-      progress.style.width = Math.min(100, (100 * received.value) / total).toFixed(1) + '%';
-      status.textContent = pageText('loading_progress', { received: Math.round(received.value / 1024), total: Math.round(total / 1024) });
-    });
-  }
-
-  // Compiles the module while it downloads (instantiateStreaming), counting the bytes as they pass
-  // so the bar shows real progress. Without streaming support the bytes are compiled once complete.
-  async function instantiateWithProgress(url, imports) {
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(pageText('download_failed', { url, status: response.status }));
-    // The body arrives decoded, so a compressed answer's Content-Length is not its size: the bar
-    // needs the decoded size, which scripts/serve.mjs sends (X-Decoded-Length); without it the
-    // module loads the same, only without the bar.
-    const total = response.headers.get('Content-Encoding') ? Number(response.headers.get('X-Decoded-Length')) || 0
-                                                           : Number(response.headers.get('Content-Length')) || 0;
-    let body = response.body;
-    if (body && total && typeof TransformStream === 'function') {
-      const received = { value: 0 };
-      body = body.pipeThrough(new TransformStream({
-        transform(chunk, controller) {
-          received.value += chunk.length;
-          showProgress(received, total);
-          controller.enqueue(chunk);
-        },
-      }));
-    }
-    const counted = body === response.body ? response : new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
-    if (typeof WebAssembly.instantiateStreaming === 'function') return WebAssembly.instantiateStreaming(counted, imports);
-    const bytes = await counted.arrayBuffer();
-    status.textContent = pageText('starting');
-    return WebAssembly.instantiate(bytes, imports);
-  }
-
-  // Lets the page open offline after this visit (web/sw.js). Registered after the first frame, so
-  // pre-caching the shell never competes with the first download of the module. Where service
-  // workers are unavailable (file://, plain http off localhost, blocked storage, where merely
-  // reading navigator.serviceWorker throws) the page works as before, online only: at most a warning.
-  function registerOfflineWorker() {
-    try {
-      if (!('serviceWorker' in navigator)) return;
-      navigator.serviceWorker.register('sw.js').catch((error) => {
-        console.warn('HeadLab will not work offline: ' + error.message);
-      });
-    } catch (error) {
-      console.warn('HeadLab will not work offline: ' + error.message);
-    }
-  }
-
+  // Set before any check can fail: headlab.js runs in any case, and only through instantiateWasm
+  // below does it start.
   window.Module = {
     canvas: document.getElementById('canvas'),
     instantiateWasm(imports, done) {
-      instantiateWithProgress('headlab.wasm', imports)
+      if (failed) return {};  // the page has said why it cannot start; the module never runs
+      instantiateModule(imports)
         .then((result) => {
           performance.mark('headlab-compiled');
-          status.textContent = pageText('starting');
           done(result.instance, result.module);
         })
         .catch((error) => fail(couldNotStart(error.message)));
@@ -118,12 +52,76 @@
     printErr(text) { console.warn(text); },
   };
 
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+    fail(pageText('no_webassembly'));
+    return;
+  }
+  // The canvas's WebGL2 context is made now, while the module downloads: creating the first context
+  // starts the browser's GPU side and takes a large share of start-up. The module's own request
+  // later gets this same context back (a canvas has one), so the attributes are the ones it asks
+  // for (SDL's defaults: no alpha, depth, stencil or multisampling).
+  // Its drawing buffer starts at the size the module will give it (SDL: the CSS size times the
+  // pixel ratio). SDL still sets 1 x 1 for a moment to learn whether CSS sizes the canvas, but
+  // starting at the final size took the module's resizing from about 68 to 25 ms of start-up in
+  // headless Chromium.
+  const canvas = document.getElementById('canvas');
+  const cssSize = canvas.getBoundingClientRect();
+  canvas.width = Math.floor(cssSize.width * window.devicePixelRatio);
+  canvas.height = Math.floor(cssSize.height * window.devicePixelRatio);
+  if (!canvas.getContext('webgl2', { alpha: false, depth: false, stencil: false, antialias: false })) {
+    fail(pageText('no_webgl2'));
+    return;
+  }
+
+  // The module has been downloading and compiling since the page's first script
+  // (web/module-download.js); the bar follows its bytes once per animation frame until it is
+  // compiled (a DOM update per network chunk slowed the download itself).
+  const download = window.headlabModuleDownload;
+  let compiled = false;
+  function showProgress() {
+    if (compiled || failed) return;
+    if (download.total) {
+      progress.style.width = Math.min(100, (100 * download.received) / download.total).toFixed(1) + '%';
+      status.textContent = pageText('loading_progress', { received: Math.round(download.received / 1024), total: Math.round(download.total / 1024) });
+    }
+    requestAnimationFrame(showProgress);
+  }
+  requestAnimationFrame(showProgress);
+
+  async function instantiateModule(imports) {
+    let module;
+    try {
+      module = await download.module;
+    } catch (error) {
+      throw new Error(error.status ? pageText('download_failed', { url: error.url, status: error.status }) : error.message);
+    } finally {
+      compiled = true;
+    }
+    status.textContent = pageText('starting');
+    return { instance: await WebAssembly.instantiate(module, imports), module };
+  }
+
+  // Lets the page open offline after this visit (web/sw.js). Registered after the first frame, so
+  // pre-caching the shell never competes with the first download of the module. Where service
+  // workers are unavailable (file://, plain http off localhost, blocked storage, where merely
+  // reading navigator.serviceWorker throws) the page works as before, online only: at most a warning.
+  function registerOfflineWorker() {
+    try {
+      if (!('serviceWorker' in navigator)) return;
+      navigator.serviceWorker.register('sw.js').catch((error) => {
+        console.warn('HeadLab will not work offline: ' + error.message);
+      });
+    } catch (error) {
+      console.warn('HeadLab will not work offline: ' + error.message);
+    }
+  }
+
+
   window.addEventListener('error', (event) => {
     if (!window.Module || !window.Module.calledRun) fail(couldNotStart(event.message));
   });
 
-  const script = document.createElement('script');
-  script.src = 'headlab.js';
-  script.onerror = () => fail(couldNotStart(pageText('script_missing')));
-  document.body.appendChild(script);
+  // headlab.js (the Emscripten glue) is the deferred script after this one, so it is fetched with
+  // the page rather than after this script has run.
+  document.querySelector('script[src="headlab.js"]').addEventListener('error', () => fail(couldNotStart(pageText('script_missing'))));
 })();

@@ -16,7 +16,7 @@ const CACHE = CACHE_PREFIX + 'v1';
 // those files are stored when a text first needs them, like any other response.
 const SHELL = [
   './', 'index.html', 'style.css', 'favicon.svg',
-  'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
+  'module-download.js', 'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
   'persistence.js', 'loader.js', 'late-assets.js', 'training-worker-link.js', 'headlab.js', 'headlab.wasm',
   'models/trained.json', 'training-worker.js', 'headlab_trainer.js', 'headlab_trainer.wasm',
 ];
