@@ -77,6 +77,10 @@
   // (web/module-download.js); the bar follows its bytes once per animation frame until it is
   // compiled (a DOM update per network chunk slowed the download itself).
   const download = window.headlabModuleDownload;
+  if (!download) {
+    fail(couldNotStart(pageText('script_missing', { name: 'module-download.js' })));
+    return;
+  }
   let compiled = false;
   function showProgress() {
     if (compiled || failed) return;
@@ -123,5 +127,5 @@
 
   // headlab.js (the Emscripten glue) is the deferred script after this one, so it is fetched with
   // the page rather than after this script has run.
-  document.querySelector('script[src="headlab.js"]').addEventListener('error', () => fail(couldNotStart(pageText('script_missing'))));
+  document.querySelector('script[src="headlab.js"]').addEventListener('error', () => fail(couldNotStart(pageText('script_missing', { name: 'headlab.js' }))));
 })();

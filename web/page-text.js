@@ -36,7 +36,7 @@
     },
     could_not_start: { en: 'HeadLab could not start: {reason}', zh: 'HeadLab 无法启动：{reason}' },
     download_failed: { en: 'could not download {url} (HTTP {status})', zh: '无法下载 {url}（HTTP {status}）' },
-    script_missing: { en: 'headlab.js did not load. Is the site complete?', zh: 'headlab.js 没有载入。网站的文件是否完整？' },
+    script_missing: { en: '{name} did not load. Is the site complete?', zh: '{name} 没有载入。网站的文件是否完整？' },
     crashed: {
       en: 'HeadLab hit an internal error and stopped ({what}). Your work up to the last autosave{saved_at} ' +
           'is kept in this browser and comes back when you reload. Sorry about that.',

@@ -97,11 +97,11 @@ let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-// A page whose headlab.js is missing, so the loader's failure stays on screen.
-async function failedStart({ locale, saved }) {
+// A page missing one of its scripts (headlab.js unless told), so the loader's failure stays on screen.
+async function failedStart({ locale, saved, missing = 'headlab.js' }) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 700 }, locale });
   if (saved) await context.addInitScript((text) => localStorage.setItem('headlab.state', text), saved);
-  await context.route('**/headlab.js', (route) => route.fulfill({ status: 404, body: '' }));
+  await context.route('**/' + missing, (route) => route.fulfill({ status: 404, body: '' }));
   const page = await context.newPage();
   await page.goto(server.url);
   await page.waitForFunction(() => document.getElementById('status').className === 'error', null, { timeout: 10000 });
@@ -129,6 +129,11 @@ test('before the module runs: the loader speaks the browser\'s language, or the 
   assert.match(seen.canvas, /实验台/);
   assert.equal(seen.lang, 'zh-Hans');
   await screenshot(page, 'page-text-loader-failed-zh');
+  await context.close();
+
+  // The script that starts the module's download, which runs before all the others.
+  ({ context, seen } = await failedStart({ locale: 'en-US', missing: 'module-download.js' }));
+  assert.equal(seen.status, 'HeadLab could not start: module-download.js did not load. Is the site complete?');
   await context.close();
 
   // A Chinese learner on an English browser: the saved preference wins.
