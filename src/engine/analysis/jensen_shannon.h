@@ -68,6 +68,17 @@ struct KeyTermSum {
   float total() const { return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); }
 };
 
+// lanes[0..4) += KeyTermSum::add(p, q)'s terms, for sums kept in memory (one per row of a pair).
+inline void add_key_terms(float* lanes, const float* p, const float* q) {
+  KeyTermSum sum;
+  std::memcpy(&sum.lanes, lanes, sizeof sum.lanes);
+  sum.add(p, q);
+  std::memcpy(lanes, &sum.lanes, sizeof sum.lanes);
+}
+
+// KeyTermSum::total of lanes kept in memory.
+inline float lane_total(const float* lanes) { return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]); }
+
 // Bit l (l < 4) set where p[l] != floor.
 inline unsigned above_floor_bits(const float* p, float floor) {
 #ifdef HEADLAB_VECTOR_LOG

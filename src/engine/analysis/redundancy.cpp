@@ -24,7 +24,9 @@ std::uint64_t any_in_block(std::uint64_t bits) {
 
 // The loops below list work without branching on the data, then do it in one loop: which blocks
 // of a row rise above the floor is random to the branch predictor, and a mispredicted branch per
-// row or block cost as much as the arithmetic.
+// row or block cost as much as the arithmetic. The exception is a meeting row of a pair, whose few
+// blocks above the floor are found by their set bits: a mispredicted loop exit or two per meeting
+// row cost less than visiting every block of it.
 
 // Smooths one head's rows, marks their support and keeps, per block of 4 keys, what the row's
 // support there contributes to JS against the row's floor: every key of a row outside the other
@@ -41,9 +43,13 @@ void prepare_head(const Matrix& attention, bool causal, float smoothing, Redunda
     int j = 0;
 #ifdef HEADLAB_VECTOR_LOG
     const float floor = w.floors[i], negligible = w.negligible[i];
-    const Float4 floors = {floor, floor, floor, floor};
+    const Float4 floors = {floor, floor, floor, floor}, zero = {0.0f, 0.0f, 0.0f, 0.0f};
     for (; j + kBlock <= visible; j += kBlock) {  // a select, not a branch on random data
-      const Float4 excess = keep * load4(a + j);
+      // Denormal attention is far below `negligible` (>= 1e-25) anyway; read as 0, it spares the
+      // multiply a ~100-cycle microcode assist, natively and in WASM.
+      Float4 attention4 = load4(a + j);
+      attention4 = attention4 < FLT_MIN ? zero : attention4;
+      const Float4 excess = keep * attention4;
       const Float4 smoothed = excess > negligible ? excess + floor : floors;
       std::memcpy(row + j, &smoothed, sizeof smoothed);
     }
@@ -83,9 +89,13 @@ void prepare_head(const Matrix& attention, bool causal, float smoothing, Redunda
 // Mean over rows of sqrt(JS) between heads a and b. Where two rows' supports do not meet, 2 JS is
 // the sum of their solo sums. Where they meet: the key terms of the blocks where both rise above
 // the floor plus the solo sums of the blocks where one does (both rows have the same floor).
+// Meeting rows visit only the set bits of those block masks (a few of n / 4 blocks), and a row's
+// key terms are summed across lanes once, not once per block.
 float pair_distance(RedundancyWorkspace& w, int n, int a, int b) {
   const int stride = w.stride, words = w.words, blocks = stride / kBlock;
   const std::ptrdiff_t first_a = static_cast<std::ptrdiff_t>(a) * n, first_b = static_cast<std::ptrdiff_t>(b) * n;
+  const float* solo_sums_a = w.solo_sums.data() + first_a;
+  const float* solo_sums_b = w.solo_sums.data() + first_b;
   int meeting = 0;
   for (int i = 0; i < n; ++i) {
     const std::uint64_t* sa = w.support.data() + (first_a + i) * words;
@@ -94,7 +104,7 @@ float pair_distance(RedundancyWorkspace& w, int n, int a, int b) {
     for (int k = 0; k < words; ++k) meet |= sa[k] & sb[k];
     w.meeting_rows[meeting] = i;
     meeting += meet != 0;
-    w.pair_sums[i] = w.solo_sums[first_a + i] + w.solo_sums[first_b + i];
+    w.pair_sums[i] = solo_sums_a[i] + solo_sums_b[i];
   }
   int listed = 0;
   for (int m = 0; m < meeting; ++m) {
@@ -105,23 +115,23 @@ float pair_distance(RedundancyWorkspace& w, int n, int a, int b) {
     const float* solo_b = w.solo_blocks.data() + (first_b + i) * blocks;
     float solo = 0.0f;
     for (int k = 0; k < words; ++k) {
-      const std::uint64_t both = any_in_block(sa[k] & sb[k]), one = any_in_block(sa[k] | sb[k]) & ~both;
-      for (int c = k * kBlocksPerWord; c < std::min(blocks, (k + 1) * kBlocksPerWord); ++c) {
-        const int shift = c % kBlocksPerWord * kBlock;
-        solo += static_cast<float>((one >> shift) & 1u) * (solo_a[c] + solo_b[c]);
-        w.block_list[listed] = {i, c * kBlock};
-        listed += static_cast<int>((both >> shift) & 1u);
+      std::uint64_t both = any_in_block(sa[k] & sb[k]);
+      for (std::uint64_t one = any_in_block(sa[k] | sb[k]) & ~both; one != 0; one &= one - 1) {
+        const int c = k * kBlocksPerWord + lowest_bit(one) / kBlock;
+        solo += solo_a[c] + solo_b[c];  // one of the two is 0
       }
+      for (; both != 0; both &= both - 1) w.block_list[listed++] = {m, (k * kBlocksPerWord + lowest_bit(both) / kBlock) * kBlock};
     }
     w.pair_sums[i] = solo;
+    std::fill(w.row_lanes.data() + 4 * m, w.row_lanes.data() + 4 * m + 4, 0.0f);
   }
   for (int k = 0; k < listed; ++k) {
-    const RedundancyWorkspace::KeyBlock block = w.block_list[k];
-    KeyTermSum terms;
-    terms.add(w.smoothed.data() + (first_a + block.row) * stride + block.key,
-              w.smoothed.data() + (first_b + block.row) * stride + block.key);
-    w.pair_sums[block.row] += terms.total();
+    const RedundancyWorkspace::KeyBlock block = w.block_list[k];  // row: index into meeting_rows
+    const std::ptrdiff_t row = w.meeting_rows[block.row];
+    add_key_terms(w.row_lanes.data() + 4 * block.row, w.smoothed.data() + (first_a + row) * stride + block.key,
+                  w.smoothed.data() + (first_b + row) * stride + block.key);
   }
+  for (int m = 0; m < meeting; ++m) w.pair_sums[w.meeting_rows[m]] += lane_total(w.row_lanes.data() + 4 * m);
   scaled_sqrt(w.pair_sums.data(), 0.5f, stride, w.row_distances.data());  // padding rows hold 0
   float sum = 0.0f;
   for (int i = 0; i < n; ++i) sum += w.row_distances[i];
@@ -156,6 +166,7 @@ void redundancy(const LayerTrace& layer, bool causal, float smoothing, float nea
     w.pair_sums.assign(static_cast<std::size_t>(w.stride), 0.0f);
     w.row_distances.resize(static_cast<std::size_t>(w.stride));
     w.meeting_rows.resize(static_cast<std::size_t>(n));
+    w.row_lanes.resize(static_cast<std::size_t>(4 * n));
     w.block_list.resize(static_cast<std::size_t>(n) * (w.stride / kBlock));
     w.floors.resize(static_cast<std::size_t>(n));
     // A floor of 0 (smoothing 0) would put 0/0 into js_key_term; FLT_MIN changes no sum.

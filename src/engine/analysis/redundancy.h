@@ -48,7 +48,9 @@ struct RedundancyWorkspace {
   // of 1e-12 .. 1e-9, which would otherwise put shared blocks into most row pairs.
   std::vector<float> negligible;
   std::vector<int> meeting_rows;      // (n) rows of that pair whose supports meet
-  std::vector<KeyBlock> block_list;   // (n * stride / 4) blocks of a head or pair to sum
+  std::vector<float> row_lanes;       // (n, 4) per meeting row, its key terms' 4 lane sums
+  std::vector<KeyBlock> block_list;   // (n * stride / 4) blocks of a head or pair to sum; for a
+                                      // pair, `row` indexes meeting_rows
   Matrix previous_attention;          // (h * n, n) the attention the smoothed rows came from
   Matrix previous_distance;           // (h, h) the distances computed from them
   bool previous_causal = false;
