@@ -20,7 +20,10 @@ constexpr std::array<Role, kRoleCount> kPriority = {
     Role::next_token, Role::self,           Role::local,              Role::broad};
 
 struct RoleCheck : RoleStatus {
-  float progress() const { return threshold > 0.0f ? score / threshold : 0.0f; }
+  // score / threshold (0 without a threshold), computed once: sorting the roles by it compares
+  // each role several times.
+  float progress_share = 0.0f;
+  float progress() const { return progress_share; }
   float margin() const {
     return threshold >= 1.0f ? 1.0f : std::clamp((score - threshold) / (1.0f - threshold), 0.0f, 1.0f);
   }
@@ -29,7 +32,8 @@ struct RoleCheck : RoleStatus {
 std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelConfig& c) {
   std::array<RoleCheck, kRoleCount> checks;
   const auto set = [&](Role role, float score, float threshold, bool fires, bool available) {
-    checks[static_cast<int>(role)] = {{score, threshold, fires && available, available}};
+    checks[static_cast<int>(role)] = {{score, threshold, fires && available, available},
+                                      threshold > 0.0f ? score / threshold : 0.0f};
   };
   set(Role::previous_token, s.previous_token.mass, c.previous_token, s.previous_token.mass > c.previous_token,
       s.previous_token.rows > 0);
