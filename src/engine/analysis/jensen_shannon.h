@@ -90,12 +90,14 @@ inline unsigned above_floor_bits(const float* p, float floor) {
 #endif
 }
 
-// out[i] = sqrt(max(0, scale * x[i])) for i < count, count a multiple of 4 (a vector square root:
-// std::sqrt keeps errno and does not vectorize).
-inline void scaled_sqrt(const float* x, float scale, int count, float* out) {
-  for (int i = 0; i < count; i += 4) {
+// Sum of sqrt(max(0, scale * x[i])) over i < count, count a multiple of 4, in 4 lanes added at the
+// end (a vector square root: std::sqrt keeps errno and does not vectorize; and no serial chain
+// of float additions, which cost more than the square roots).
+inline float sum_scaled_sqrt(const float* x, float scale, int count) {
 #ifdef HEADLAB_VECTOR_LOG
-    const Float4 zero = {0.0f, 0.0f, 0.0f, 0.0f};
+  const Float4 zero = {0.0f, 0.0f, 0.0f, 0.0f};
+  Float4 sum = zero;
+  for (int i = 0; i < count; i += 4) {
     Float4 v = load4(x + i) * scale;
     v = zero < v ? v : zero;  // rounding can make an exact 0 slightly negative
 #if defined(__wasm_simd128__)
@@ -105,11 +107,15 @@ inline void scaled_sqrt(const float* x, float scale, int count, float* out) {
 #else
     for (int l = 0; l < 4; ++l) v[l] = std::sqrt(v[l]);
 #endif
-    std::memcpy(out + i, &v, sizeof v);
-#else
-    for (int l = 0; l < 4; ++l) out[i + l] = std::sqrt(std::fmax(0.0f, scale * x[i + l]));
-#endif
+    sum += v;
   }
+  return (sum[0] + sum[1]) + (sum[2] + sum[3]);
+#else
+  float lanes[4] = {};
+  for (int i = 0; i < count; i += 4)
+    for (int l = 0; l < 4; ++l) lanes[l] += std::sqrt(std::fmax(0.0f, scale * x[i + l]));
+  return (lanes[0] + lanes[1]) + (lanes[2] + lanes[3]);
+#endif
 }
 
 // Index of the lowest set bit of a nonzero word.

@@ -132,10 +132,7 @@ float pair_distance(RedundancyWorkspace& w, int n, int a, int b) {
                   w.smoothed.data() + (first_b + row) * stride + block.key);
   }
   for (int m = 0; m < meeting; ++m) w.pair_sums[w.meeting_rows[m]] += lane_total(w.row_lanes.data() + 4 * m);
-  scaled_sqrt(w.pair_sums.data(), 0.5f, stride, w.row_distances.data());  // padding rows hold 0
-  float sum = 0.0f;
-  for (int i = 0; i < n; ++i) sum += w.row_distances[i];
-  return sum / static_cast<float>(n);
+  return sum_scaled_sqrt(w.pair_sums.data(), 0.5f, stride) / static_cast<float>(n);  // padding rows hold 0
 }
 
 }  // namespace
@@ -164,7 +161,6 @@ void redundancy(const LayerTrace& layer, bool causal, float smoothing, float nea
     w.solo_blocks.resize(static_cast<std::size_t>(stacked_rows) * (w.stride / kBlock));
     w.solo_sums.resize(static_cast<std::size_t>(stacked_rows));
     w.pair_sums.assign(static_cast<std::size_t>(w.stride), 0.0f);
-    w.row_distances.resize(static_cast<std::size_t>(w.stride));
     w.meeting_rows.resize(static_cast<std::size_t>(n));
     w.row_lanes.resize(static_cast<std::size_t>(4 * n));
     w.block_list.resize(static_cast<std::size_t>(n) * (w.stride / kBlock));

@@ -38,7 +38,6 @@ struct RedundancyWorkspace {
                                       // against keys at the row's floor
   std::vector<float> solo_sums;       // (h * n) their sum over the row
   std::vector<float> pair_sums;       // (stride) 2 JS of each row of one head pair
-  std::vector<float> row_distances;   // (stride) sqrt(JS) of each row of that pair
   std::vector<float> floors;          // (n) s / k of each row
   // (n) Per row, the attention excess (1 - s) A over the floor f = s / k at or below which a key is
   // stored at the floor, so that it joins no support. sqrt(JS) is a metric (Endres and Schindelin
