@@ -72,9 +72,11 @@ class Explainer {
   void finish() {
     out_.explanation_values.resize(count_);
     out_.explanation.clear();
-    const auto name = [this](std::string_view kind, const std::string& value) -> std::string {
+    // Views of names that outlive the call (static role names, the values, the corpus), not a
+    // string built per name: in WASM most names are past libc++'s 10-character inline buffer.
+    const auto name = [this](std::string_view kind, const std::string& value) -> std::string_view {
       Role role;
-      if (kind == "role") return role_from_id(value, role) ? role_name_en(role) : value;
+      if (kind == "role") return role_from_id(value, role) ? std::string_view(role_name_en(role)) : std::string_view(value);
       return corpus_.relation_name(value);
     };
     fill_explanation(explanation_template_en(out_.explanation_id), out_.explanation_values, name, out_.explanation);
