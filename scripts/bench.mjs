@@ -6,7 +6,7 @@
 //           headlab_analysis_bench, Google Benchmark, median of 5 repetitions;
 //   WASM:   build/web served on 127.0.0.1, Debian's Chromium headless, window.headlab.benchmark,
 //           benchmarkLesson and benchmarkAnalysis (docs/js-api.md, "Benchmarks"), median of --reps samples;
-//   first frame: scripts/first-frame.mjs, median of 5 loads;
+//   first frame: scripts/first-frame.mjs, median of 9 loads;
 //   a whole frame at the largest model, each tab and a real mouse drag: scripts/frame-cost.mjs.
 // Then HeadLab against a peer in the same Chromium: tfjs 4.22 on its WASM backend
 // (SIMD build, one thread; bench/peer, installed by scripts/setup), the same attention-only forward

@@ -5,7 +5,7 @@
 // { loads: [...], median_ms, median_wasm_downloaded_ms, median_compiled_ms, median_main_ms,
 //   median_resources_ms, median_lab_ms, median_initialized_ms, bytes_before_first_frame } over
 // `count` loads of `url`.
-export async function measureFirstFrame(browser, url, count = 5) {
+export async function measureFirstFrame(browser, url, count = 9) {
   const loads = [];
   for (let k = 0; k < count; ++k) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
