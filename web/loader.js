@@ -120,7 +120,6 @@
     }
   }
 
-
   window.addEventListener('error', (event) => {
     if (!window.Module || !window.Module.calledRun) fail(couldNotStart(event.message));
   });

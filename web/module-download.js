@@ -20,11 +20,12 @@
     const response = await fetch(url);
     if (!response.ok) throw Object.assign(new Error(`${url}: HTTP ${response.status}`), { status: response.status, url });
     // The body arrives decoded, so a compressed answer's Content-Length is not its size: the bar
-    // needs the decoded size, which scripts/serve.mjs sends (X-Decoded-Length).
+    // needs the decoded size, which scripts/serve.mjs sends (X-Decoded-Length). Without a size the
+    // bytes are not counted (no bar to fill) and pass to the compiler untouched.
     download.total = response.headers.get('Content-Encoding') ? Number(response.headers.get('X-Decoded-Length')) || 0
                                                               : Number(response.headers.get('Content-Length')) || 0;
     let counted = response;
-    if (response.body && typeof TransformStream === 'function') {
+    if (download.total && response.body && typeof TransformStream === 'function') {
       const body = response.body.pipeThrough(new TransformStream({
         transform(chunk, controller) {
           download.received += chunk.length;
