@@ -153,14 +153,16 @@ test('Use in lab loads the trained model as one undoable edit', async () => {
   await context.close();
 });
 
-// Scrolls the panel under `anchor` with the mouse wheel until widget `name` is fully in view.
+// Scrolls the panel under `anchor` with the mouse wheel until widget `name` is fully in view. The
+// wheel turns over the anchor's column at a height inside the viewport: once the panel has scrolled,
+// the anchor itself may be above the top, and a wheel event there reaches nothing.
 async function scrollIntoView(page, anchor, name) {
   const height = page.viewportSize().height;
   for (let i = 0; i < 40; i++) {
     const r = await rectOf(page, name);
     if (r.y >= 0 && r.y + r.height <= height) return r;
     const a = center(await rectOf(page, anchor));
-    await page.mouse.move(a.x, a.y);
+    await page.mouse.move(a.x, Math.min(Math.max(a.y, 0.3 * height), 0.8 * height));
     await page.mouse.wheel(0, r.y < 0 ? -200 : 200);
     await frames(page, 3);
   }
