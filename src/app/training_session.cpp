@@ -69,6 +69,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
   probe_data_.reset();
   probes_ = {};
   marks_.clear();
+  rates_renewed_ = -1.0;
   steps_per_second_ = 0.0;
   sample_timeline();
   refresh_snapshot();
@@ -392,7 +393,8 @@ void TrainingSession::update_rates(double now) {
   while (marks_.size() > 2 && marks_.front().time < now - 2.0) marks_.pop_front();
   const RateMark& first = marks_.front();
   const double span = now - first.time;
-  if (span < 0.25) return;
+  if (span < 0.25 || now - rates_renewed_ < 0.5) return;
+  rates_renewed_ = now;
   steps_per_second_ = (steps - first.steps) / span;
   frames_per_second_ = static_cast<double>(frames_ - first.frames) / span;
 }

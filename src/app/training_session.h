@@ -174,7 +174,8 @@ class TrainingSession {
   const std::vector<std::string>& relations() const;
 
   // Speed as the page sees it: steps per wall-clock second and frames per second over the last
-  // two seconds, and the mean time of one step.
+  // two seconds, renewed twice a second (a number that changes every frame cannot be read, and
+  // would make every frame a new picture to draw), and the mean time of one step.
   double steps_per_second() const { return steps_per_second_; }
   double frames_per_second() const { return frames_per_second_; }
   double step_seconds() const { return step_seconds_; }
@@ -235,6 +236,7 @@ class TrainingSession {
     std::uint64_t frames;
   };
   std::deque<RateMark> marks_;  // the last two seconds of frames
+  double rates_renewed_ = -1.0;  // when the two rates last changed
 };
 
 // Once per frame (and after a training request of the JS API): the session follows the state's

@@ -16,6 +16,7 @@ ImTextureID GlImageUploader::create(int width, int height) {
   GLuint texture = 0;
   glGenTextures(1, &texture);
   if (texture == 0) return nullptr;
+  ++changes_;
   glBindTexture(GL_TEXTURE_2D, texture);
   // Nearest: a cell is one texel and stays a sharp square at any zoom, as the rectangles were.
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -27,6 +28,7 @@ ImTextureID GlImageUploader::create(int width, int height) {
 }
 
 void GlImageUploader::update(ImTextureID texture, const std::uint32_t* pixels, int width, int height) {
+  ++changes_;
   glBindTexture(GL_TEXTURE_2D, name_of(texture));
   // IM_COL32 packs R in the low byte, so on little-endian WebAssembly the bytes are R, G, B, A.
   glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels);
@@ -35,6 +37,7 @@ void GlImageUploader::update(ImTextureID texture, const std::uint32_t* pixels, i
 void GlImageUploader::destroy(ImTextureID texture) {
   const GLuint name = name_of(texture);
   if (name != 0) glDeleteTextures(1, &name);
+  ++changes_;
 }
 
 }  // namespace headlab::platform

@@ -28,6 +28,7 @@
 #include "imgui_impl_sdl2.h"
 #include "ui/accessible_view.h"
 #include "ui/format_text.h"
+#include "ui/frame_memory.h"
 #include "ui/cell_textures.h"
 #include "ui/head_caption.h"
 #include "ui/lab_window.h"
@@ -73,6 +74,7 @@ struct Platform {
   std::shared_ptr<headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
   headlab::platform::GlImageUploader image_uploader;
   headlab::ui::CellTextures cell_textures{image_uploader};
+  headlab::ui::FrameMemory drawn_frame;  // what the canvas shows now
 };
 
 Platform* g_platform = nullptr;
@@ -186,6 +188,7 @@ void rebuild_fonts(Platform& p) {
   headlab::ui::load_fonts(p.fonts, kFontSize, p.pixel_ratio);
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  p.drawn_frame.forget();  // the same glyph quads may now sample a different atlas
   p.fonts_dirty = false;
 }
 
@@ -303,6 +306,19 @@ void queue_history_key(const SDL_Event& event, headlab::ui::LabUiState& ui) {
   else if (key == SDLK_y) ui.history_keys.push_back(headlab::ui::HistoryKey::redo);
 }
 
+// Draws the frame ImGui has just built on the canvas. The clear colour is not in ImGui's draw
+// data, but a theme change recolours every window too, so such a frame is never taken as unchanged.
+void draw_frame() {
+  const ImGuiIO& io = ImGui::GetIO();
+  glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
+             static_cast<int>(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glDisable(GL_SCISSOR_TEST);  // ImGui leaves it on (it does not restore GL state, see CMakeLists.txt)
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
 void frame(void* arg) {
   Platform& p = *static_cast<Platform*>(arg);
   // ImGui's input queue keeps every key and button transition, in order, with the modifiers of its
@@ -339,14 +355,9 @@ void frame(void* arg) {
   }
   headlab::ui::draw_lab_window(*p.controller, p.ui, p.training, &p.cell_textures);
   ImGui::Render();
-  const ImGuiIO& io = ImGui::GetIO();
-  glViewport(0, 0, static_cast<int>(io.DisplaySize.x * io.DisplayFramebufferScale.x),
-             static_cast<int>(io.DisplaySize.y * io.DisplayFramebufferScale.y));
-  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  glDisable(GL_SCISSOR_TEST);  // ImGui leaves it on (it does not restore GL state, see CMakeLists.txt)
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  // An export reads the canvas after this frame's drawing, so that frame is always drawn.
+  if (p.ui.pending_export != headlab::ui::ExportKind::none) p.drawn_frame.forget();
+  if (p.drawn_frame.differs(*ImGui::GetDrawData(), p.image_uploader.changes())) draw_frame();
   // Exports read the canvas now, while this frame's pixels are still in the drawing buffer.
   handle_export(p);
   mirror_to_live_region(p);

@@ -1,7 +1,7 @@
 // The page loads, draws live heatmaps and answers through window.headlab.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab, screenshot, frames } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, rectOf, center } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -107,6 +107,37 @@ test('the canvas is not blank and is sized for devicePixelRatio', async () => {
   await frames(page, 5);
   const resized = await page.evaluate(() => document.getElementById('canvas').width);
   assert.equal(resized, 1600);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a lab at rest is not redrawn yet stays on screen; an edit or a hover is drawn in the next frame', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  // Every drawn frame starts by clearing the canvas.
+  await page.evaluate(() => {
+    window.drawnFrames = 0;
+    const clear = WebGL2RenderingContext.prototype.clear;
+    WebGL2RenderingContext.prototype.clear = function (mask) { window.drawnFrames++; return clear.call(this, mask); };
+  });
+  const drawnDuring = async (run) => {
+    await page.evaluate(() => { window.drawnFrames = 0; });
+    await run();
+    return page.evaluate(() => window.drawnFrames);
+  };
+  await frames(page, 10);
+  assert.equal(await drawnDuring(() => page.waitForTimeout(1000)), 0, 'nothing changed, nothing drawn');
+  const still = await page.screenshot();
+  assert.ok(still.equals(await page.screenshot()), 'the last picture stays');
+  assert.ok(await drawnDuring(async () => {
+    await page.evaluate(() => window.headlab.setWeight(0, 1, 'W_K', 5, 0, 4.0));
+    await frames(page, 2);
+  }) >= 1, 'an edit is drawn');
+  assert.ok(!still.equals(await page.screenshot()), 'and shows');
+  const head = center(await rectOf(page, 'overview/head/0/2'));
+  assert.ok(await drawnDuring(async () => {
+    await page.mouse.move(head.x, head.y);
+    await frames(page, 2);
+  }) >= 1, 'the hovered thumbnail lights up');
   assert.deepEqual(errors, []);
   await context.close();
 });
