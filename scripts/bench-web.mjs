@@ -9,9 +9,10 @@
 //   1. raw WASM speed: default model (2 layers x 4 heads, d_model 64, batch 16) trained on the
 //      page's main thread with nothing else to do (window.headlab.trainBenchmark);
 //   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,
-//      frames/s, and the time at which each role first appears on the held-out timeline. Play
-//      trains in the training worker; with --main-thread its script is refused, so the page
-//      trains in its own frames at --speed, as it does where workers cannot start;
+//      frames/s and how many of them were drawn (a frame with nothing new is not), and the time
+//      at which each role first appears on the held-out timeline. Play trains in the training
+//      worker; with --main-thread its script is refused, so the page trains in its own frames at
+//      --speed, as it does where workers cannot start;
 //   3. native speed: bench/training_bench (Google Benchmark) from build/bench, build/native or build/trainui,
 //      when built.
 import { execFileSync } from 'node:child_process';
@@ -69,6 +70,12 @@ try {
 
   await page.evaluate(([s, share]) => { window.headlab.trainReset({ seed: s }); window.headlab.trainSettings({ speed: share }); },
                       [seed, speed]);
+  // Each drawn frame clears the canvas first; a frame with nothing new to show is not drawn.
+  await page.evaluate(() => {
+    window.drawnFrames = 0;
+    const clear = WebGL2RenderingContext.prototype.clear;
+    WebGL2RenderingContext.prototype.clear = function (mask) { window.drawnFrames++; return clear.call(this, mask); };
+  });
   await clickOn('train/play');
   log(`in-page training for ${seconds} s (seed ${seed}, ` +
       (mainThread ? `on the main thread, speed ${speed} of each frame)...` : 'in the training worker)...'));
@@ -78,7 +85,7 @@ try {
   while (Date.now() - start < seconds * 1000) {
     await page.waitForTimeout(1000);
     state = await page.evaluate(() => window.headlab.trainState());
-    firstFrames ??= { frames: state.frames, time: Date.now() };
+    firstFrames ??= { frames: state.frames, drawn: await page.evaluate(() => window.drawnFrames), time: Date.now() };
     const elapsed = (Date.now() - start) / 1000;
     for (const role of state.roles)
       if (role.label !== 'mixed' && !(role.label in firstSeen))
@@ -90,11 +97,13 @@ try {
         state.roles.map((r) => (r.label === 'mixed' ? '.' : r.label.replace('syntactic:', ''))).join(' '));
   }
   const wall = (Date.now() - start) / 1000;
+  const drawn = await page.evaluate(() => window.drawnFrames);
   result.in_page = {
     in_worker: state.in_worker,
     steps: state.step,
     steps_per_second: +(state.step / wall).toFixed(1),
     frames_per_second: +((state.frames - firstFrames.frames) / ((Date.now() - firstFrames.time) / 1000)).toFixed(1),
+    drawn_per_second: +((drawn - firstFrames.drawn) / ((Date.now() - firstFrames.time) / 1000)).toFixed(1),
     step_ms: +state.step_ms.toFixed(2),
     loss: state.loss,
     first_loss: state.first_loss,
@@ -115,7 +124,8 @@ if (asJson) {
   else console.log('  native            not built (cmake --build --preset native --target training_bench)');
   console.log(`  WASM, raw         ${result.wasm_raw.steps_per_second.toFixed(1)} steps/s`);
   console.log(`  WASM, in the page ${result.in_page.steps_per_second} steps/s ` +
-              `(${result.in_page.in_worker ? 'in the training worker' : 'on the main thread'}) at ${result.in_page.frames_per_second} frames/s` +
+              `(${result.in_page.in_worker ? 'in the training worker' : 'on the main thread'}) at ${result.in_page.frames_per_second} frames/s, ` +
+              `${result.in_page.drawn_per_second} of them drawn` +
               ` (${result.in_page.steps} steps in ${seconds} s, loss ${result.in_page.first_loss.toFixed(2)} -> ${result.in_page.loss.toFixed(2)})`);
   for (const [label, seen] of Object.entries(result.first_seen))
     console.log(`  first ${label.padEnd(18)} after ${String(seen.seconds).padStart(5)} s (step ${seen.step}, ${seen.head})`);
