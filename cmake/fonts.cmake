@@ -1,13 +1,19 @@
 # Fonts generated at build time from Debian packages (never committed):
 #   ui.ttf  - DejaVu Sans cut to the Latin/Greek/arrow ranges the UI draws, without hinting and layout
 #     tables: ImGui rasterises outlines with stb_truetype, which reads neither (116 -> 55 KB gzip)
-#   cjk.ttf - Noto Sans CJK SC cut to exactly the Chinese characters in assets/ (scripts/make-cjk-font.py)
+#   cjk.ttf - Noto Sans CJK SC cut to exactly the Chinese characters in assets/ (scripts/make-cjk-font.py),
+#     served beside the page: fetched after the first frame, or before it when the lab opens in Chinese
+#   cjk-startup.ttf - the Chinese characters an English lab's first frame draws, embedded
 #   lazy-fonts/cjk-common.ttf - the common Chinese characters cjk.ttf lacks, served beside the page
 #     and fetched only when a text needs them (not embedded: English learners never download it)
 set(HEADLAB_FONT_DIR "${CMAKE_BINARY_DIR}/fonts")
 set(HEADLAB_LAZY_FONT_DIR "${CMAKE_BINARY_DIR}/lazy-fonts")
 set(HEADLAB_UI_FONT "${HEADLAB_FONT_DIR}/ui.ttf")
 set(HEADLAB_CJK_FONT "${HEADLAB_FONT_DIR}/cjk.ttf")
+set(HEADLAB_CJK_STARTUP_FONT "${HEADLAB_FONT_DIR}/cjk-startup.ttf")
+# The label of the language button (kLanguageButtonChinese in src/ui/widgets.h; the font coverage
+# test checks that this font has it).
+set(HEADLAB_CJK_STARTUP_CHARS "中文")
 file(GLOB_RECURSE HEADLAB_JSON_ASSETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/assets/*.json")
 add_custom_command(
   OUTPUT "${HEADLAB_UI_FONT}"
@@ -18,10 +24,10 @@ add_custom_command(
   DEPENDS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
   COMMENT "Subsetting the UI font")
 add_custom_command(
-  OUTPUT "${HEADLAB_CJK_FONT}" "${HEADLAB_FONT_DIR}/cjk-chars.txt" "${HEADLAB_LAZY_FONT_DIR}/cjk-common.ttf"
-         "${HEADLAB_LAZY_FONT_DIR}/cjk-common-chars.txt"
+  OUTPUT "${HEADLAB_CJK_FONT}" "${HEADLAB_FONT_DIR}/cjk-chars.txt" "${HEADLAB_CJK_STARTUP_FONT}"
+         "${HEADLAB_LAZY_FONT_DIR}/cjk-common.ttf" "${HEADLAB_LAZY_FONT_DIR}/cjk-common-chars.txt"
   COMMAND /usr/bin/python3 "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" "${CMAKE_SOURCE_DIR}/assets" "${HEADLAB_FONT_DIR}"
-          "${HEADLAB_LAZY_FONT_DIR}"
+          "${HEADLAB_CJK_STARTUP_CHARS}" "${HEADLAB_LAZY_FONT_DIR}"
   DEPENDS "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" ${HEADLAB_JSON_ASSETS}
   COMMENT "Subsetting the Chinese font to the characters the assets use")
 add_custom_target(headlab_fonts ALL DEPENDS "${HEADLAB_UI_FONT}" "${HEADLAB_CJK_FONT}")

@@ -3,15 +3,20 @@
 
 cjk.ttf: exactly the CJK glyphs its assets use. Every character outside the Latin UI font's ranges
 found in any JSON file under assets/ (lesson texts, presets, labels, UI strings) is kept; nothing
-else, so the download stays small. It is embedded in the module.
+else, so the download stays small. The page fetches it right after its first frame, or before it
+when the lab will open in Chinese.
+
+cjk-startup.ttf: the few characters an English lab draws in its first frame (the 中文 language
+button), embedded in the module so that frame needs no font download.
 
 cjk-common.ttf: the characters a learner is likely to type that cjk.ttf lacks: the 3,755 level-1
 hanzi of GB 2312 (the most common simplified characters), CJK punctuation and full-width forms.
-The page fetches it only when a text holds a Chinese character the embedded fonts cannot draw.
+The page fetches it only when a text holds a Chinese character the other fonts cannot draw.
 
-usage: make-cjk-font.py ASSETS_DIR OUT_DIR [COMMON_OUT_DIR]
+usage: make-cjk-font.py ASSETS_DIR OUT_DIR STARTUP_CHARS [COMMON_OUT_DIR]
 writes OUT_DIR/cjk.ttf and OUT_DIR/cjk-chars.txt (the characters, UTF-8, for ImGui's glyph ranges),
-and with COMMON_OUT_DIR, COMMON_OUT_DIR/cjk-common.ttf and cjk-common-chars.txt.
+OUT_DIR/cjk-startup.ttf with STARTUP_CHARS, and with COMMON_OUT_DIR, COMMON_OUT_DIR/cjk-common.ttf
+and cjk-common-chars.txt.
 Needs Debian's python3-fonttools and fonts-noto-cjk.
 """
 import pathlib
@@ -69,8 +74,9 @@ def main() -> int:
     (out / "cjk-chars.txt").write_text(text, encoding="utf-8")
     write_subset(text, out / "cjk.ttf")
     print(f"cjk.ttf: {len(chars)} characters")
-    if len(sys.argv) > 3:
-        common_out = pathlib.Path(sys.argv[3])
+    write_subset(sys.argv[3], out / "cjk-startup.ttf")
+    if len(sys.argv) > 4:
+        common_out = pathlib.Path(sys.argv[4])
         common_out.mkdir(parents=True, exist_ok=True)
         common = "".join(sorted(common_chars() - chars))
         (common_out / "cjk-common-chars.txt").write_text(common, encoding="utf-8")

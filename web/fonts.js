@@ -1,37 +1,89 @@
-// Fonts the page fetches only when a text needs them: the common Chinese characters the embedded
-// subset lacks (scripts/make-cjk-font.py). The module asks once (src/platform/main.cpp); the bytes
-// are copied into it and merged into the UI font. A failure leaves code points on screen and says so.
+// The Chinese fonts the page fetches instead of the module embedding them (scripts/make-cjk-font.py):
+//   subset - every Chinese character of the lessons and the UI (fonts/cjk.ttf). Fetched right after
+//            the first frame, so switching to Chinese is instant; when the lab will open in Chinese
+//            (web/page-text.js knows before the module starts), fetched from the start instead.
+//   common - the common characters the subset lacks (lazy-fonts/cjk-common.ttf), fetched only when
+//            a text needs them.
+// The module asks for a font when it needs it (src/platform/main.cpp); the bytes are copied into it
+// and merged into the UI font. A failure leaves the glyphs missing and the lab says so.
 'use strict';
 (function () {
-  window.headlabFonts = { common: 'absent' };
+  const FILES = {
+    subset: { kind: 0, font: 'fonts/cjk.ttf', chars: 'fonts/cjk-chars.txt' },
+    common: { kind: 1, font: 'lazy-fonts/cjk-common.ttf', chars: 'lazy-fonts/cjk-common-chars.txt' },
+  };
+  const downloads = {};   // name -> promise of {bytes, chars}
+  const downloaded = {};  // name -> {bytes, chars}, once its download has finished
+  const loads = {};       // name -> promise that the module has the font (or that it failed)
+  window.headlabFonts = { subset: 'absent', common: 'absent' };
+
   async function fetchOk(url) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
     return response;
   }
-  window.headlabLoadCommonCjkFont = async () => {
-    if (window.headlabFonts.common !== 'absent') return;
-    window.headlabFonts.common = 'loading';
-    try {
-      const [font, chars] = await Promise.all([fetchOk('lazy-fonts/cjk-common.ttf'), fetchOk('lazy-fonts/cjk-common-chars.txt')]);
-      const bytes = new Uint8Array(await font.arrayBuffer());
-      const text = await chars.text();
-      const textSize = Module.lengthBytesUTF8(text) + 1;
-      const data = Module._malloc(bytes.length);
-      const charList = Module._malloc(textSize);
-      try {
-        if (!data || !charList) throw new Error('out of memory');
-        Module.HEAPU8.set(bytes, data);
-        Module.stringToUTF8(text, charList, textSize);
-        Module._headlab_add_cjk_font(data, bytes.length, charList);  // copies both
-      } finally {
-        Module._free(data);
-        Module._free(charList);
-      }
-      window.headlabFonts.common = 'loaded';
-    } catch (error) {
-      window.headlabFonts.common = 'failed';
-      try { window.headlab._callWithString('headlab_font_failed', String(error.message || error)); } catch (_) { /* stopped */ }
+
+  // Starts the download (once); the module need not be running yet.
+  function download(name) {
+    if (!downloads[name]) {
+      const files = FILES[name];
+      downloads[name] = Promise.all([fetchOk(files.font), fetchOk(files.chars)])
+        .then(async ([font, chars]) => {
+          downloaded[name] = { bytes: new Uint8Array(await font.arrayBuffer()), chars: await chars.text() };
+          return downloaded[name];
+        });
+      downloads[name].catch(() => {});  // reported by load()
     }
-  };
+    return downloads[name];
+  }
+
+  function copyIntoModule(kind, { bytes, chars }) {
+    const charsSize = Module.lengthBytesUTF8(chars) + 1;
+    const data = Module._malloc(bytes.length);
+    const charList = Module._malloc(charsSize);
+    try {
+      if (!data || !charList) throw new Error('out of memory');
+      Module.HEAPU8.set(bytes, data);
+      Module.stringToUTF8(chars, charList, charsSize);
+      Module._headlab_add_cjk_font(kind, data, bytes.length, charList);  // copies both
+    } finally {
+      Module._free(data);
+      Module._free(charList);
+    }
+  }
+
+  // Downloads the font `name` if needed and hands it to the running module (once). Resolves either
+  // way: a failure is told to the learner by the lab.
+  function load(name) {
+    if (!loads[name]) {
+      window.headlabFonts[name] = 'loading';
+      loads[name] = download(name)
+        .then((font) => {
+          copyIntoModule(FILES[name].kind, font);
+          window.headlabFonts[name] = 'loaded';
+        })
+        .catch((error) => {
+          window.headlabFonts[name] = 'failed';
+          try { window.headlab._callWithString('headlab_font_failed', String(error.message || error)); } catch (_) { /* stopped */ }
+        });
+    }
+    return loads[name];
+  }
+
+  // Hands the module, at once, every font whose download has finished: main() calls this before
+  // building its first atlas, so a lab restored in Chinese draws Chinese from its first such frame.
+  function deliverDownloaded() {
+    for (const name of Object.keys(downloaded)) {
+      if (loads[name]) continue;
+      copyIntoModule(FILES[name].kind, downloaded[name]);
+      window.headlabFonts[name] = 'loaded';
+      loads[name] = Promise.resolve();
+    }
+  }
+
+  window.headlabFonts.download = download;
+  window.headlabFonts.load = load;
+  window.headlabFonts.deliverDownloaded = deliverDownloaded;
+  // A lab that opens in Chinese needs the subset at once: its download runs beside the module's.
+  if (window.headlabPageText && window.headlabPageText.language() === 'zh') download('subset');
 })();

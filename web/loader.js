@@ -41,7 +41,8 @@
       window.headlabPageText.followTheLab();
       registerOfflineWorker();
       const restored = window.headlabPersistence ? window.headlabPersistence.start() : Promise.resolve();
-      Promise.all([restored, window.headlabLoadLateAssets()]).then(() => window.headlab._resolveReady());
+      Promise.all([restored, window.headlabLoadLateAssets(), window.headlabFonts.load('subset')])
+        .then(() => window.headlab._resolveReady());
     },
     onFatal(message) { fail(couldNotStart(message)); },
     onAbort(what) {
@@ -95,7 +96,10 @@
   async function instantiateModule(imports) {
     let module;
     try {
-      module = await download.module;
+      // A lab opening in Chinese starts once its font is here too (web/fonts.js): both downloads
+      // run side by side, and a failed font only costs the glyphs.
+      const font = window.headlabPageText.language() === 'zh' ? window.headlabFonts.download('subset').catch(() => {}) : null;
+      [module] = await Promise.all([download.module, font]);
     } catch (error) {
       throw new Error(error.status ? pageText('download_failed', { url: error.url, status: error.status }) : error.message);
     } finally {

@@ -10,15 +10,16 @@
 const CACHE_PREFIX = 'headlab-';
 const CACHE = CACHE_PREFIX + 'v1';
 
-// The app shell: what index.html loads before the first frame, the trained model it fetches right
-// after and the training worker (started by the page's first run), so the first visit is enough to
-// open and train offline. Not lazy-fonts/: English learners never download the Chinese characters;
-// those files are stored when a text first needs them, like any other response.
+// The app shell: what index.html loads before the first frame, the trained model and the Chinese
+// subset it fetches right after, and the training worker (started by the page's first run), so the
+// first visit is enough to open and train offline, in either language. Not lazy-fonts/: English
+// learners never download the common Chinese characters; those files are stored when a text first
+// needs them, like any other response.
 const SHELL = [
   './', 'index.html', 'style.css', 'favicon.svg',
   'module-download.js', 'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
   'persistence.js', 'loader.js', 'late-assets.js', 'training-worker-link.js', 'headlab.js', 'headlab.wasm',
-  'models/trained.json', 'training-worker.js', 'headlab_trainer.js', 'headlab_trainer.wasm',
+  'models/trained.json', 'fonts/cjk.ttf', 'fonts/cjk-chars.txt', 'training-worker.js', 'headlab_trainer.js', 'headlab_trainer.wasm',
 ];
 
 self.addEventListener('install', (event) => {

@@ -156,23 +156,31 @@ void set_clipboard_text(void* user_data, const char* text) {
 }
 const char* get_clipboard_text(void* user_data) { return static_cast<Platform*>(user_data)->clipboard.c_str(); }
 
-EM_JS(void, request_common_cjk_font, (), {
-  if (window.headlabLoadCommonCjkFont) window.headlabLoadCommonCjkFont();
+// The page's Chinese fonts (web/fonts.js), by the kind headlab_add_cjk_font receives them as.
+enum class CjkFont : int { subset = 0, common = 1 };
+
+EM_JS(void, request_cjk_font, (int kind), {
+  if (window.headlabFonts) window.headlabFonts.load(kind === 0 ? 'subset' : 'common');
+});
+EM_JS(void, take_downloaded_cjk_fonts, (), {
+  if (window.headlabFonts) window.headlabFonts.deliverDownloaded();
 });
 
 // The common Chinese characters are fetched the first time a sentence needs one (English learners
 // never download them); until they arrive such characters show as code points (drawable_text).
 void request_missing_glyphs(Platform& p) {
   if (p.common_cjk_requested || p.state.revision == p.glyphs_checked_revision) return;
-  if (!p.fonts.cjk_everything) return;  // the embedded subset comes first (use_whole_cjk_subset)
+  // The subset comes first (use_whole_cjk_subset_when_needed): what it lacks is known once it is in.
+  if (!p.fonts.cjk_everything || p.fonts.cjk_font.empty()) return;
   p.glyphs_checked_revision = p.state.revision;
   if (!headlab::ui::lacks_cjk_glyph(p.state.document.input.text)) return;
   p.common_cjk_requested = true;
-  request_common_cjk_font();
+  request_cjk_font(static_cast<int>(CjkFont::common));
 }
 
-// The whole embedded Chinese subset is rasterised once the lab is in Chinese or its sentence holds a
-// CJK character; English learners start without it (see FontFiles::cjk_startup_chars).
+// The whole Chinese subset is rasterised once the lab is in Chinese or its sentence holds a CJK
+// character; English learners start without it (see FontFiles::cjk_startup_chars). The page fetches
+// it after the first frame in any case; asking again only hurries a download still to start.
 void use_whole_cjk_subset_when_needed(Platform& p) {
   if (p.fonts.cjk_everything) return;
   const bool chinese_ui = p.state.progress.language == headlab::app::Language::zh;
@@ -181,7 +189,8 @@ void use_whole_cjk_subset_when_needed(Platform& p) {
   p.cjk_checked_revision = p.state.revision;
   if (!chinese_ui && !headlab::ui::has_cjk_character(p.state.document.input.text)) return;
   p.fonts.cjk_everything = true;
-  p.fonts_dirty = true;
+  if (p.fonts.cjk_font.empty()) request_cjk_font(static_cast<int>(CjkFont::subset));
+  else p.fonts_dirty = true;
 }
 
 void rebuild_fonts(Platform& p) {
@@ -410,14 +419,23 @@ EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) { push_page_text(
 // A paste from the system clipboard (web/text-input.js).
 EMSCRIPTEN_KEEPALIVE void headlab_paste(const char* utf8) { push_page_text(PageText::pasted, utf8); }
 
-// The common Chinese characters' font and their list, fetched by web/fonts.js; copied, merged into
-// the UI font before the next frame.
-EMSCRIPTEN_KEEPALIVE void headlab_add_cjk_font(const unsigned char* data, int size, const char* chars) {
+// A Chinese font (CjkFont: the assets' subset or the common characters) and its list of characters,
+// fetched by web/fonts.js; copied, and merged into the UI font when a text needs it.
+EMSCRIPTEN_KEEPALIVE void headlab_add_cjk_font(int kind, const unsigned char* data, int size, const char* chars) {
   if (!g_platform || !data || size <= 0 || !chars) return;
-  g_platform->fonts.common_font.assign(data, data + size);
-  g_platform->fonts.common_chars = chars;
-  g_platform->fonts.common_ranges.clear();
-  g_platform->fonts_dirty = true;
+  headlab::ui::FontFiles& fonts = g_platform->fonts;
+  if (kind == static_cast<int>(CjkFont::subset)) {
+    fonts.cjk_font.assign(data, data + size);
+    fonts.cjk_chars = chars;
+    fonts.cjk_ranges.clear();
+    // An English lab rasterises it only once a text needs Chinese.
+    if (fonts.cjk_everything) g_platform->fonts_dirty = true;
+  } else if (kind == static_cast<int>(CjkFont::common)) {
+    fonts.common_font.assign(data, data + size);
+    fonts.common_chars = chars;
+    fonts.common_ranges.clear();
+    g_platform->fonts_dirty = true;
+  }
 }
 
 // The shipped trained model (models/trained.json), fetched by web/late-assets.js after the first
@@ -495,14 +513,9 @@ int main() {
   headlab::ui::apply_theme(headlab::ui::Theme::dark, platform.pointer, kFontSize);
   platform.pixel_ratio = static_cast<float>(emscripten_get_device_pixel_ratio());
   platform.fonts.ui_path = "/fonts/ui.ttf";
-  platform.fonts.cjk_path = "/fonts/cjk.ttf";
-  if (std::FILE* f = std::fopen("/fonts/cjk-chars.txt", "rb")) {
-    char buffer[4096];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) platform.fonts.cjk_chars.append(buffer, n);
-    std::fclose(f);
-  }
+  platform.fonts.cjk_startup_path = "/fonts/cjk-startup.ttf";
   platform.fonts.cjk_startup_chars = headlab::ui::kLanguageButtonChinese;
+  take_downloaded_cjk_fonts();  // a lab opening in Chinese has waited for its font (web/loader.js)
   headlab::ui::load_fonts(platform.fonts, kFontSize, platform.pixel_ratio);
   mark_startup("headlab-fonts");
   ImGui_ImplSDL2_InitForOpenGL(platform.window, platform.gl);

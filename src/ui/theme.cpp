@@ -72,16 +72,20 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
   merge.OversampleH = 1;
   merge.PixelSnapH = true;
   const float cjk_size = size_px * 1.1f * pixel_ratio;
-  if (font && !(files.cjk_everything ? files.cjk_chars : files.cjk_startup_chars).empty()) {
-    if (std::FILE* f = std::fopen(files.cjk_path.c_str(), "rb")) {
+  // A character in more than one of these fonts is drawn from the first (ImGui skips glyphs a
+  // merged font already has).
+  if (font && !files.cjk_startup_chars.empty()) {
+    if (std::FILE* f = std::fopen(files.cjk_startup_path.c_str(), "rb")) {
       std::fclose(f);
-      const ImWchar* ranges = files.cjk_everything ? glyph_ranges(files.cjk_chars, files.cjk_ranges)
-                                                   : glyph_ranges(files.cjk_startup_chars, files.cjk_startup_ranges);
-      io.Fonts->AddFontFromFileTTF(files.cjk_path.c_str(), cjk_size, &merge, ranges);
+      io.Fonts->AddFontFromFileTTF(files.cjk_startup_path.c_str(), cjk_size, &merge,
+                                   glyph_ranges(files.cjk_startup_chars, files.cjk_startup_ranges));
     }
   }
+  merge.FontDataOwnedByAtlas = false;  // the fetched fonts' bytes stay in FontFiles for the next rebuild
+  if (font && files.cjk_everything && !files.cjk_font.empty())
+    io.Fonts->AddFontFromMemoryTTF(files.cjk_font.data(), static_cast<int>(files.cjk_font.size()), cjk_size, &merge,
+                                   glyph_ranges(files.cjk_chars, files.cjk_ranges));
   if (font && !files.common_font.empty()) {
-    merge.FontDataOwnedByAtlas = false;  // the bytes stay in FontFiles for the next rebuild
     io.Fonts->AddFontFromMemoryTTF(files.common_font.data(), static_cast<int>(files.common_font.size()), cjk_size, &merge,
                                    glyph_ranges(files.common_chars, files.common_ranges));
   }

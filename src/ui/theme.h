@@ -11,12 +11,16 @@ namespace headlab::ui {
 // Font files and the storage ImGui needs while building the atlas (ranges must outlive it).
 struct FontFiles {
   std::string ui_path;     // Latin UI font (DejaVu Sans subset)
-  std::string cjk_path;    // Chinese subset (Noto Sans CJK SC), merged into the UI font
+  // The Chinese subset (Noto Sans CJK SC cut to the characters of the assets), merged into the UI
+  // font. The page fetches it (fonts/cjk.ttf): empty until it has arrived.
+  std::vector<unsigned char> cjk_font;
   std::string cjk_chars;   // UTF-8 list of the characters the subset holds
   ImVector<ImWchar> cjk_ranges;
-  // Rasterising the whole Chinese subset (outline fonts, ~700 characters) is the slowest part of
-  // building the atlas, so until a text needs Chinese only `cjk_startup_chars` (the 中文 language
-  // button) are drawn from it; `cjk_everything` turns the whole subset on for the next rebuild.
+  // What an English lab draws in Chinese before the subset is needed (the 中文 language button), from
+  // a font of those characters alone (embedded, so the first frame waits for no download).
+  // Rasterising the whole subset (outline fonts, ~700 characters) is the slowest part of building
+  // the atlas, so `cjk_everything` turns it on only once a text needs Chinese.
+  std::string cjk_startup_path;
   std::string cjk_startup_chars;
   ImVector<ImWchar> cjk_startup_ranges;
   bool cjk_everything = false;
