@@ -44,9 +44,47 @@ test('a browser that prefers Chinese opens the lab in Chinese', async () => {
   await frames(page, 3);
   assert.equal(await page.locator('#a11y').getAttribute('lang'), 'zh-Hans');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+  // The Chinese subset is not in the module: this lab fetched it beside the module and began with it.
+  const font = await page.evaluate(() => ({
+    arrived: performance.getEntriesByType('resource').find((e) => e.name.endsWith('fonts/cjk.ttf'))?.responseEnd,
+    firstFrame: performance.getEntriesByName('headlab-first-frame')[0].startTime,
+    state: window.headlabFonts.subset,
+  }));
+  assert.ok(font.arrived <= font.firstFrame, `the font (${font.arrived} ms) before the first frame (${font.firstFrame} ms)`);
+  assert.equal(font.state, 'loaded');
   await screenshot(page, 'first-visit-zh-1280');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('an English lab fetches the Chinese font after its first frame, and switches to Chinese with it; without it, says so', async () => {
+  const { page, context, errors } = await openLab(browser, server.url, { firstVisit: true, locale: 'en-US' });
+  const font = await page.evaluate(() => ({
+    started: performance.getEntriesByType('resource').find((e) => e.name.endsWith('fonts/cjk.ttf'))?.startTime,
+    firstFrame: performance.getEntriesByName('headlab-first-frame')[0].startTime,
+    state: window.headlabFonts.subset,
+  }));
+  assert.ok(font.started >= font.firstFrame, `the font (asked at ${font.started} ms) after the first frame (${font.firstFrame} ms)`);
+  assert.equal(font.state, 'loaded', 'ready waits for it');
+  const english = await page.screenshot();
+  await page.evaluate(() => window.headlab.setLanguage('zh'));
+  await frames(page, 3);
+  assert.ok(!english.equals(await page.screenshot()));
+  await screenshot(page, 'first-visit-switched-to-zh');
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // The font refused (a broken deploy): the English lab opens as ever; Chinese says what is missing.
+  const broken = await browser.newContext({ viewport: { width: 1280, height: 720 }, locale: 'en-US' });
+  await broken.route('**/fonts/cjk.ttf', (route) => route.fulfill({ status: 404, body: 'gone' }));
+  const page2 = await broken.newPage();
+  await page2.goto(server.url);
+  await page2.waitForFunction(() => window.headlab && window.headlab.ready, null, { timeout: 30000 });
+  await page2.evaluate(() => window.headlab.ready);
+  assert.equal(await page2.evaluate(() => window.headlabFonts.subset), 'failed');
+  const notices = await page2.evaluate(() => window.headlab.state().notices.map((n) => n.text));
+  assert.ok(notices.some((text) => text.includes('fonts/cjk.ttf: HTTP 404')), notices.join(' | '));
+  await broken.close();
 });
 
 test('the first screen on a phone and on a large screen', async () => {
