@@ -1,7 +1,7 @@
 #include "engine/assets.h"
 
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 namespace headlab {
 
@@ -14,16 +14,19 @@ std::string assets_root() {
 #endif
 }
 
-// One read of the whole file: streaming it through a stringstream cost a virtual call per
-// character, a visible part of the web app's start-up.
+// One read of the whole file, through C's stdio: an std::ifstream brings in the locale machinery
+// of iostreams (money, time and number facets), about 60 KB of the web app's module that nothing
+// else uses.
 std::optional<std::string> read_asset(const std::string& relative_path) {
-  std::ifstream file(assets_root() + "/" + relative_path, std::ios::binary | std::ios::ate);
+  std::FILE* file = std::fopen((assets_root() + "/" + relative_path).c_str(), "rb");
   if (!file) return std::nullopt;
-  const std::streamoff size = file.tellg();
-  if (size < 0) return std::nullopt;
-  std::string text(static_cast<std::size_t>(size), '\0');
-  file.seekg(0);
-  if (!file.read(text.data(), size)) return std::nullopt;
+  std::string text;
+  char buffer[16384];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+  const bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed) return std::nullopt;
   return text;
 }
 
