@@ -21,6 +21,8 @@ async function startLoggingProxy(upstream) {
     // A rebuilt page is a changed file: the server's ETag for it no longer matches the browser's copy.
     const headers = { ...request.headers };
     if (isPage && proxy.build) delete headers['if-none-match'];
+    // The page is rewritten as text below, so it is asked for uncompressed.
+    if (isPage && proxy.build) delete headers['accept-encoding'];
     const forward = http.request({ host: target.hostname, port: target.port, path: request.url, method: request.method,
                                    headers }, (answer) => {
       if (!isPage || !proxy.build || answer.statusCode !== 200) {
