@@ -92,9 +92,9 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
   if (!font) {
     ImFontConfig fallback;
     fallback.SizePixels = 13.0f * pixel_ratio;
-    io.Fonts->AddFontDefault(&fallback);
+    io.Fonts->AddFontDefault(&fallback);  // none in the web build, which embeds the UI font
   }
-  io.Fonts->Fonts[0]->FallbackChar = 0xFFFD;
+  if (!io.Fonts->Fonts.empty()) io.Fonts->Fonts[0]->FallbackChar = 0xFFFD;
   // Glyphs are rasterised at device resolution and drawn at CSS size.
   io.FontGlobalScale = 1.0f / pixel_ratio;
   return font != nullptr;
