@@ -239,7 +239,7 @@ console.log(`  a whole frame on the main thread at that size (scripts/frame-cost
             `${largestFrames.drag.median_ms <= kDragBudgetMs ? 'met' : 'NOT met'}); nothing changing, by tab: ${tabCosts} ms`);
 console.log();
 console.log(`${describeFirstFrame(firstFrame)}: <= ${kFirstFrameBudgetMs} ms ` +
-            `${firstFrame.median_ms <= kFirstFrameBudgetMs ? 'met' : 'NOT met'}, <= ${kFirstFrameBudgetBytes / 1000} KB ` +
+            `${firstFrame.median_ms <= kFirstFrameBudgetMs ? 'met' : 'NOT met'}, <= ${kFirstFrameBudgetBytes / 1000} kB (1 kB = 1000 bytes) ` +
             `${firstFrame.bytes_before_first_frame <= kFirstFrameBudgetBytes ? 'met' : 'NOT met'} (scripts/serve.mjs on localhost)`);
 console.log();
 printPeer(peer);

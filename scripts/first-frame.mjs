@@ -39,5 +39,5 @@ export function describeFirstFrame(f) {
          `${f.median_wasm_downloaded_ms.toFixed(0)} ms, compiled at ${f.median_compiled_ms.toFixed(0)} ms (streamed), runtime ` +
          `started main at ${f.median_main_ms.toFixed(0)} ms, assets read at ${f.median_resources_ms.toFixed(0)} ms, the lab's ` +
          `first state at ${f.median_lab_ms.toFixed(0)} ms, fonts and GL ready at ${f.median_initialized_ms.toFixed(0)} ms; ` +
-         `${(f.bytes_before_first_frame / 1024).toFixed(0)} KB transferred before it`;
+         `${(f.bytes_before_first_frame / 1000).toFixed(0)} kB transferred before it`;
 }
