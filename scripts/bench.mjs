@@ -90,7 +90,7 @@ let wasm, lesson, lessonLastLayer, lessonGold, dragLargest, analysisAll, analysi
 try {
   browserVersion = browser.version();
   if (!peerOnly) {
-    console.error('bench: first frame from a cold cache (5 loads)...');
+    console.error('bench: first frame from a cold cache (9 loads)...');
     firstFrame = await measureFirstFrame(browser, server.url);
     console.error('bench: frames at the largest model, each tab and a mouse drag...');
     largestFrames = await measureLargestFrames(browser, server.url);
