@@ -75,9 +75,14 @@
   function deliverDownloaded() {
     for (const name of Object.keys(downloaded)) {
       if (loads[name]) continue;
-      copyIntoModule(FILES[name].kind, downloaded[name]);
-      window.headlabFonts[name] = 'loaded';
       loads[name] = Promise.resolve();
+      try {
+        copyIntoModule(FILES[name].kind, downloaded[name]);
+        window.headlabFonts[name] = 'loaded';
+      } catch (error) {  // never into the module's start-up: only the glyphs are lost
+        window.headlabFonts[name] = 'failed';
+        try { window.headlab._callWithString('headlab_font_failed', String(error.message || error)); } catch (_) { /* stopped */ }
+      }
     }
   }
 
