@@ -62,9 +62,11 @@
   // later gets this same context back (a canvas has one), so the attributes are the ones it asks
   // for (SDL's defaults: no alpha, depth, stencil or multisampling).
   // Its drawing buffer starts at the size the module will give it (SDL: the CSS size times the
-  // pixel ratio). SDL still sets 1 x 1 for a moment to learn whether CSS sizes the canvas, but
-  // starting at the final size took the module's resizing from about 68 to 25 ms of start-up in
-  // headless Chromium.
+  // pixel ratio), and the module tells SDL that CSS sizes the canvas rather than letting it set
+  // 1 x 1 to find out (scripts/patches/sdl-canvas-sized-by-css.patch): each resize reallocates
+  // the buffer. Starting at the final size took SDL's resizing from about 68 to 25 ms in headless
+  // Chromium; skipping the probe took main()'s start, up to the assets read, from 119-135 to
+  // 75-80 ms (medians of 10 cold loads each, interleaved, twice).
   const canvas = document.getElementById('canvas');
   const cssSize = canvas.getBoundingClientRect();
   canvas.width = Math.floor(cssSize.width * window.devicePixelRatio);

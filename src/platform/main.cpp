@@ -471,6 +471,10 @@ int main() {
   static Platform platform;
   g_platform = &platform;
   platform.page_text_event = SDL_RegisterEvents(1);
+  // web/style.css sizes the canvas to the window, so SDL need not resize it to 1 x 1 to find out
+  // (scripts/patches/sdl-canvas-sized-by-css.patch): that reallocated the WebGL drawing buffer the
+  // loader made at its final size, twice, before the first frame.
+  SDL_SetHint("SDL_EMSCRIPTEN_CANVAS_SIZED_BY_CSS", "1");
   platform.window = SDL_CreateWindow("HeadLab", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                                      std::max(320, browser_inner_width()), std::max(240, browser_inner_height()),
                                      SDL_WINDOW_OPENGL | SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
