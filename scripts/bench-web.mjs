@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureFirstFrame, describeFirstFrame } from './first-frame.mjs';
-import { startServer, launchBrowser, openLab, frames } from '../tests/browser/harness.mjs';
+import { startServer, launchBrowser, openLab, frames, countDrawnFrames } from '../tests/browser/harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -70,12 +70,7 @@ try {
 
   await page.evaluate(([s, share]) => { window.headlab.trainReset({ seed: s }); window.headlab.trainSettings({ speed: share }); },
                       [seed, speed]);
-  // Each drawn frame clears the canvas first; a frame with nothing new to show is not drawn.
-  await page.evaluate(() => {
-    window.drawnFrames = 0;
-    const clear = WebGL2RenderingContext.prototype.clear;
-    WebGL2RenderingContext.prototype.clear = function (mask) { window.drawnFrames++; return clear.call(this, mask); };
-  });
+  await countDrawnFrames(page);
   await clickOn('train/play');
   log(`in-page training for ${seconds} s (seed ${seed}, ` +
       (mainThread ? `on the main thread, speed ${speed} of each frame)...` : 'in the training worker)...'));

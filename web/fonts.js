@@ -1,7 +1,8 @@
 // The Chinese fonts the page fetches instead of the module embedding them (scripts/make-cjk-font.py):
 //   subset - every Chinese character of the lessons and the UI (fonts/cjk.ttf). Fetched right after
 //            the first frame, so switching to Chinese is instant; when the lab will open in Chinese
-//            (web/page-text.js knows before the module starts), fetched from the start instead.
+//            (web/page-text.js knows before the module starts), web/loader.js fetches it beside the
+//            module instead.
 //   common - the common characters the subset lacks (lazy-fonts/cjk-common.ttf), fetched only when
 //            a text needs them.
 // The module asks for a font when it needs it (src/platform/main.cpp); the bytes are copied into it
@@ -52,20 +53,28 @@
     }
   }
 
+  // Copies a downloaded font into the running module; a failure costs only its glyphs, and the lab
+  // says so.
+  function hand(name, font) {
+    try {
+      copyIntoModule(FILES[name].kind, font);
+      window.headlabFonts[name] = 'loaded';
+    } catch (error) {
+      failed(name, error);
+    }
+  }
+
+  function failed(name, error) {
+    window.headlabFonts[name] = 'failed';
+    try { window.headlab._callWithString('headlab_font_failed', String(error.message || error)); } catch (_) { /* stopped */ }
+  }
+
   // Downloads the font `name` if needed and hands it to the running module (once). Resolves either
-  // way: a failure is told to the learner by the lab.
+  // way.
   function load(name) {
     if (!loads[name]) {
       window.headlabFonts[name] = 'loading';
-      loads[name] = download(name)
-        .then((font) => {
-          copyIntoModule(FILES[name].kind, font);
-          window.headlabFonts[name] = 'loaded';
-        })
-        .catch((error) => {
-          window.headlabFonts[name] = 'failed';
-          try { window.headlab._callWithString('headlab_font_failed', String(error.message || error)); } catch (_) { /* stopped */ }
-        });
+      loads[name] = download(name).then((font) => hand(name, font), (error) => failed(name, error));
     }
     return loads[name];
   }
@@ -76,19 +85,11 @@
     for (const name of Object.keys(downloaded)) {
       if (loads[name]) continue;
       loads[name] = Promise.resolve();
-      try {
-        copyIntoModule(FILES[name].kind, downloaded[name]);
-        window.headlabFonts[name] = 'loaded';
-      } catch (error) {  // never into the module's start-up: only the glyphs are lost
-        window.headlabFonts[name] = 'failed';
-        try { window.headlab._callWithString('headlab_font_failed', String(error.message || error)); } catch (_) { /* stopped */ }
-      }
+      hand(name, downloaded[name]);
     }
   }
 
   window.headlabFonts.download = download;
   window.headlabFonts.load = load;
   window.headlabFonts.deliverDownloaded = deliverDownloaded;
-  // A lab that opens in Chinese needs the subset at once: its download runs beside the module's.
-  if (window.headlabPageText && window.headlabPageText.language() === 'zh') download('subset');
 })();

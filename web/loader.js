@@ -84,6 +84,9 @@
     fail(couldNotStart(pageText('script_missing', { name: 'module-download.js' })));
     return;
   }
+  // A lab opening in Chinese starts once its font is here too (web/fonts.js): both downloads run
+  // side by side, and a failed font only costs the glyphs.
+  const chineseFont = window.headlabPageText.language() === 'zh' ? window.headlabFonts.download('subset').catch(() => {}) : null;
   let compiled = false;
   function showProgress() {
     if (compiled || failed) return;
@@ -98,10 +101,7 @@
   async function instantiateModule(imports) {
     let module;
     try {
-      // A lab opening in Chinese starts once its font is here too (web/fonts.js): both downloads
-      // run side by side, and a failed font only costs the glyphs.
-      const font = window.headlabPageText.language() === 'zh' ? window.headlabFonts.download('subset').catch(() => {}) : null;
-      [module] = await Promise.all([download.module, font]);
+      [module] = await Promise.all([download.module, chineseFont]);
     } catch (error) {
       throw new Error(error.status ? pageText('download_failed', { url: error.url, status: error.status }) : error.message);
     } finally {

@@ -22,6 +22,10 @@ void keep(std::vector<T>& kept, const ImVector<T>& drawn) {
 
 }  // namespace
 
+FrameMemory::Command FrameMemory::Command::of(const ImDrawCmd& c) {
+  return {c.ClipRect, c.TextureId, c.VtxOffset, c.IdxOffset, c.ElemCount, c.UserCallback, c.UserCallbackData};
+}
+
 bool FrameMemory::Command::operator==(const Command& other) const {
   return same(clip, other.clip) && texture == other.texture && vtx_offset == other.vtx_offset &&
          idx_offset == other.idx_offset && elem_count == other.elem_count && callback == other.callback &&
@@ -30,12 +34,8 @@ bool FrameMemory::Command::operator==(const Command& other) const {
 
 bool FrameMemory::same_list(const List& list, const ImDrawList& drawn) {
   if (list.commands.size() != static_cast<std::size_t>(drawn.CmdBuffer.Size)) return false;
-  for (int i = 0; i < drawn.CmdBuffer.Size; ++i) {
-    const ImDrawCmd& c = drawn.CmdBuffer[i];
-    if (!(list.commands[i] == Command{c.ClipRect, c.TextureId, c.VtxOffset, c.IdxOffset, c.ElemCount, c.UserCallback,
-                                      c.UserCallbackData}))
-      return false;
-  }
+  for (int i = 0; i < drawn.CmdBuffer.Size; ++i)
+    if (!(list.commands[static_cast<std::size_t>(i)] == Command::of(drawn.CmdBuffer[i]))) return false;
   return same_items(list.indices, drawn.IdxBuffer) && same_items(list.vertices, drawn.VtxBuffer);
 }
 
@@ -63,9 +63,7 @@ bool FrameMemory::differs(const ImDrawData& frame, std::uint64_t texture_generat
     keep(list.vertices, drawn.VtxBuffer);
     keep(list.indices, drawn.IdxBuffer);
     list.commands.clear();
-    for (const ImDrawCmd& c : drawn.CmdBuffer)
-      list.commands.push_back({c.ClipRect, c.TextureId, c.VtxOffset, c.IdxOffset, c.ElemCount, c.UserCallback,
-                               c.UserCallbackData});
+    for (const ImDrawCmd& command : drawn.CmdBuffer) list.commands.push_back(Command::of(command));
   }
   return true;
 }

@@ -28,6 +28,7 @@ class FrameMemory {
     unsigned int vtx_offset, idx_offset, elem_count;
     ImDrawCallback callback;
     void* callback_data;
+    static Command of(const ImDrawCmd& command);
     bool operator==(const Command& other) const;
   };
   struct List {

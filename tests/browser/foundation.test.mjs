@@ -1,7 +1,7 @@
 // The page loads, draws live heatmaps and answers through window.headlab.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab, screenshot, frames, rectOf, center } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, rectOf, center, countDrawnFrames } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -113,12 +113,7 @@ test('the canvas is not blank and is sized for devicePixelRatio', async () => {
 
 test('a lab at rest is not redrawn yet stays on screen; an edit or a hover is drawn in the next frame', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
-  // Every drawn frame starts by clearing the canvas.
-  await page.evaluate(() => {
-    window.drawnFrames = 0;
-    const clear = WebGL2RenderingContext.prototype.clear;
-    WebGL2RenderingContext.prototype.clear = function (mask) { window.drawnFrames++; return clear.call(this, mask); };
-  });
+  await countDrawnFrames(page);
   const drawnDuring = async (run) => {
     await page.evaluate(() => { window.drawnFrames = 0; });
     await run();

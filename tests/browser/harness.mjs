@@ -99,3 +99,13 @@ export async function click(page, name) {
   await page.mouse.click(p.x, p.y);
   await frames(page, 3);
 }
+
+// From now on counts the frames the page draws in window.drawnFrames: every drawn frame clears the
+// canvas first, and a frame with nothing new to show is not drawn (src/ui/frame_memory.h).
+export async function countDrawnFrames(page) {
+  await page.evaluate(() => {
+    window.drawnFrames = 0;
+    const clear = WebGL2RenderingContext.prototype.clear;
+    WebGL2RenderingContext.prototype.clear = function (mask) { window.drawnFrames++; return clear.call(this, mask); };
+  });
+}
