@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "imgui.h"
 #include "ui/goal_number_text.h"
@@ -35,19 +37,36 @@ void language_toggle(PanelContext& context) {
   item_tooltip(context.tr("language_tip"));
 }
 
-void lesson_list(PanelContext& context) {
+// One row per lesson. A title wider than `width` wraps under itself, after the mark and number: on
+// a phone the longest titles are wider than the panel, and a clipped title hides its subject.
+void lesson_list(PanelContext& context, float width) {
   const app::AppState& state = context.state();
   const app::Language language = state.progress.language;
   const app::LessonList& lessons = context.resources().lessons;
-  for (int l = 0; l < static_cast<int>(lessons.size()); ++l) {
+  const int count = static_cast<int>(lessons.size());
+  // Completion mark and number, right-aligned in a column of their own, so the titles line up.
+  std::vector<std::string> numbers(count);
+  float column = 0.0f;
+  for (int l = 0; l < count; ++l) {
+    const int done = completed_steps(state, lessons[l]);
+    const char* mark = done == static_cast<int>(lessons[l].steps.size()) ? "\xE2\x9C\x93" : (done > 0 ? "\xE2\x80\xA2" : "");
+    numbers[l] = std::string(mark) + " " + std::to_string(l + 1) + ". ";
+    column = std::max(column, ImGui::CalcTextSize(numbers[l].c_str()).x);
+  }
+  const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
+  for (int l = 0; l < count; ++l) {
     const lessons::Lesson& lesson = lessons[l];
     const int done = completed_steps(state, lesson);
-    const bool all_done = done == static_cast<int>(lesson.steps.size());
     ImGui::PushID(l);
-    char label[512];
-    std::snprintf(label, sizeof label, "%s %2d. %s", all_done ? "\xE2\x9C\x93" : (done > 0 ? "\xE2\x80\xA2" : " "), l + 1,
-                  app::localized(lesson.title, language).c_str());
-    if (ImGui::Selectable(label, state.progress.lesson == l)) context.actions.start_lesson(l, 0);
+    const std::string& title = app::localized(lesson.title, language);
+    const float title_room = std::max(ImGui::GetFontSize() * 4.0f, width - column);
+    const ImVec2 title_size = ImGui::CalcTextSize(title.c_str(), nullptr, false, title_room);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    if (ImGui::Selectable("##lesson", state.progress.lesson == l, 0, ImVec2(column + title_size.x, title_size.y)))
+      context.actions.start_lesson(l, 0);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->AddText(ImVec2(at.x + column - ImGui::CalcTextSize(numbers[l].c_str()).x, at.y), text_colour, numbers[l].c_str());
+    draw->AddText(nullptr, 0.0f, ImVec2(at.x + column, at.y), text_colour, title.c_str(), nullptr, title_room);
     register_item(context.ui, "lesson/" + std::to_string(l));
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -81,7 +100,7 @@ void free_play_view(PanelContext& context) {
     register_item(context.ui, "lesson/resume");
   }
   ImGui::Separator();
-  lesson_list(context);
+  lesson_list(context, ImGui::GetContentRegionAvail().x);
   ImGui::Spacing();
   if (ImGui::SmallButton(context.tr("reset_progress"))) context.actions.reset_progress();
   item_tooltip(context.tr("reset_progress_tip"));
@@ -237,7 +256,8 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 5.5f));
   language_toggle(context);
   if (ImGui::BeginPopup("lesson_list")) {
-    lesson_list(context);
+    // As wide as the longest title, but never wider than the screen.
+    lesson_list(context, ImGui::GetMainViewport()->WorkSize.x - 2.0f * (ImGui::GetStyle().WindowPadding.x + ImGui::GetFontSize()));
     ImGui::EndPopup();
   }
   ImGui::Separator();

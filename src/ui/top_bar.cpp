@@ -52,7 +52,11 @@ void draw_top_bar(PanelContext& context) {
   // Sentence.
   const std::string& text = state.document.input.text;
   if (!ui.text_active && ui.text_buffer != text) ui.text_buffer = text;  // changed elsewhere (undo, load)
-  ImGui::SetNextItemWidth(narrow ? -font * 6.0f : std::max(font * 14.0f, ImGui::GetContentRegionAvail().x * 0.34f));
+  // The examples menu shows its whole name: on a touch screen its padding is larger.
+  const char* examples_name = context.tr("top_examples");
+  const float examples_width = ImGui::CalcTextSize(examples_name).x + 2.0f * ImGui::GetStyle().FramePadding.x + ImGui::GetFrameHeight();
+  ImGui::SetNextItemWidth(narrow ? -(examples_width + ImGui::GetStyle().ItemSpacing.x)
+                                 : std::max(font * 14.0f, ImGui::GetContentRegionAvail().x * 0.34f));
   // ImGui selects all of a field reached with Tab, so the next key (a Space) would replace the whole
   // sentence: a field entered from the keyboard keeps its text, with the cursor at its end.
   bool entered_by_keyboard = !ui.text_active && !ImGui::IsMouseDown(ImGuiMouseButton_Left);
@@ -72,8 +76,8 @@ void draw_top_bar(PanelContext& context) {
   if (ImGui::IsItemDeactivated()) actions.end_merge();
   item_tooltip(context.tr("top_sentence_tip"));
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(font * 6.5f);
-  if (ImGui::BeginCombo("##examples", context.tr("top_examples"), ImGuiComboFlags_HeightLarge)) {
+  ImGui::SetNextItemWidth(examples_width);
+  if (ImGui::BeginCombo("##examples", examples_name, ImGuiComboFlags_HeightLarge)) {
     for (const std::string& example : context.example_sentences)
       if (ImGui::Selectable(example.c_str(), example == text)) actions.emit(app::SetText{example});
     ImGui::EndCombo();
