@@ -1,8 +1,10 @@
-// The training worker: a second engine (headlab_trainer.wasm) that trains the run the page hands
-// it while the learner has Play pressed, so training and drawing each get a core of their own.
-// It sends back what it reached about four times a second, and right away when a timeline sample
-// is taken. Messages in: {type: 'start', header, state}, {type: 'stop'}, {type: 'learningRate',
-// value}; out: {type: 'update', header, state}, {type: 'failed', reason}. See
+// The training worker: a second engine (headlab_trainer.wasm) that trains what the page hands it,
+// the run while the learner has Play pressed and the one-vs-many comparison while it runs, so
+// training and drawing each get a core of their own. It sends back what they reached about four
+// times a second, and right away when a timeline sample is taken or the comparison reaches its
+// target. Messages in: {type: 'start',
+// header, state}, {type: 'stop', job} (0 the run, 1 the comparison), {type: 'learningRate',
+// value}; out: {type: 'update', header, state, comparison}, {type: 'failed', reason}. See
 // src/app/training_worker.h for the protocol.
 'use strict';
 
@@ -33,11 +35,15 @@ function withString(text, use) {
   }
 }
 
+function heapBytes(pointer, size) {
+  return Module.HEAPU8.slice(pointer, pointer + size).buffer;
+}
+
 function postUpdate() {
   const header = Module.UTF8ToString(Module._headlab_worker_update());
-  const pointer = Module._headlab_worker_update_state();
-  const state = Module.HEAPU8.slice(pointer, pointer + Module._headlab_worker_update_size()).buffer;
-  self.postMessage({ type: 'update', header, state }, [state]);
+  const state = heapBytes(Module._headlab_worker_update_state(), Module._headlab_worker_update_size());
+  const comparison = heapBytes(Module._headlab_worker_update_comparison_state(), Module._headlab_worker_update_comparison_size());
+  self.postMessage({ type: 'update', header, state, comparison }, [state, comparison]);
   lastUpdate = performance.now();
 }
 
@@ -54,12 +60,19 @@ function schedule() {
 yieldPort.port1.onmessage = () => {
   scheduled = false;
   if (!running) return;
-  const samplesWaiting = Module._headlab_worker_train(CHUNK_MS);
-  if (samplesWaiting || performance.now() - lastUpdate >= UPDATE_EVERY_MS) postUpdate();
-  schedule();
+  const updateDue = Module._headlab_worker_train(CHUNK_MS);
+  if (updateDue || performance.now() - lastUpdate >= UPDATE_EVERY_MS) postUpdate();
+  running = Module._headlab_worker_busy() !== 0;  // the comparison pauses itself at its target
+  if (running) schedule();
 };
 
 function handle(message) {
+  handleMessage(message);
+  running = Module._headlab_worker_busy() !== 0;
+  if (running) schedule();
+}
+
+function handleMessage(message) {
   if (message.type === 'start') {
     const state = new Uint8Array(message.state);
     const pointer = copyIn(state);
@@ -70,15 +83,12 @@ function handle(message) {
       Module._free(pointer);
     }
     if (refusal) {
-      running = false;
-      self.postMessage({ type: 'update', header: refusal, state: new ArrayBuffer(0) });
-      return;
+      self.postMessage({ type: 'update', header: refusal, state: new ArrayBuffer(0), comparison: new ArrayBuffer(0) });
+    } else {
+      lastUpdate = performance.now();
     }
-    running = true;
-    lastUpdate = performance.now();
-    schedule();
   } else if (message.type === 'stop') {
-    running = false;
+    Module._headlab_worker_stop(message.job);
   } else if (message.type === 'learningRate') {
     Module._headlab_worker_set_learning_rate(message.value);
   }

@@ -58,6 +58,7 @@ json comparison_json(const TrainingSession& session, bool losses) {
   const Layer& many = c->many.model().layers[0];
   const Layer& one = c->one.model().layers[0];
   json out = {{"running", session.comparison_running()},
+              {"in_worker", session.comparison_in_worker()},
               {"step", c->many.steps_done()},
               {"many", {{"heads", many.head_count()}, {"d_k", many.d_k}, {"loss", number(training::mean_recent_loss(c->many, 100))}}},
               {"one", {{"heads", one.head_count()}, {"d_k", one.d_k}, {"loss", number(training::mean_recent_loss(c->one, 100))}}}};

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "app/trained_model.h"
+#include "app/worker_messages.h"
 #include "engine/embedding.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
@@ -279,8 +280,10 @@ double TrainingSession::advance_frame() {
   } else {
     // The run, the comparison and the experiment share the frame's budget.
     if (running_ && trainer_ && worker_usable() && !handed_over_) hand_over();
-    if (handed_over_ && !worker_usable()) handed_over_ = false;  // it failed: go on here from the last update
-    const bool train = running_ && trainer_ && !handed_over_, compare = comparison_running_ && comparison_,
+    if (comparison_running_ && comparison_ && worker_usable() && !comparison_handed_over_) hand_over_comparison();
+    if (!worker_usable()) handed_over_ = comparison_handed_over_ = false;  // it failed: go on here from the last update
+    const bool train = running_ && trainer_ && !handed_over_,
+               compare = comparison_running_ && comparison_ && !comparison_handed_over_,
                experiment = experiment_running_ && experiment_;
     const int jobs = std::max(1, int{train} + int{compare} + int{experiment});
     if (train) train_within(budget / jobs, start);
@@ -298,10 +301,11 @@ double TrainingSession::advance_frame() {
       const double deadline = start + budget;
       double pair_seconds = 0.0;
       do {
-        timed_step(comparison_->many, pair_seconds);
-        comparison_->one.step(1);
-        if (comparison_->many.steps_done() % kComparisonTargetSteps == 0) comparison_running_ = false;
-      } while (comparison_running_ && now_seconds() + 2 * pair_seconds <= deadline);
+        const double before = now_seconds();
+        comparison_running_ = step_comparison_pair();
+        const double took = now_seconds() - before;
+        pair_seconds = pair_seconds <= 0.0 ? took : 0.9 * pair_seconds + 0.1 * took;
+      } while (comparison_running_ && now_seconds() + pair_seconds <= deadline);
     }
   }
   if (trainer_ && snapshot_.step != trainer_->steps_done() && now_seconds() - snapshot_time_ >= kSnapshotSeconds)
@@ -327,21 +331,54 @@ void TrainingSession::hand_over() {
 
 void TrainingSession::recall() {
   if (!handed_over_) return;
-  worker_->stop();
+  worker_->stop(WorkerJob::run);
   handed_over_ = false;
   ++generation_;  // whatever the recalled run still sends is ignored
 }
 
+void TrainingSession::hand_over_comparison() {
+  WorkerRun run;
+  run.job = WorkerJob::comparison;
+  run.generation = ++comparison_generation_;
+  run.seed = comparison_->many.config().seed;
+  run.state = pack_comparison_state(comparison_->many.save_state(), comparison_->one.save_state());
+  worker_->start(run);
+  comparison_handed_over_ = true;
+}
+
+void TrainingSession::recall_comparison() {
+  if (!comparison_handed_over_) return;
+  worker_->stop(WorkerJob::comparison);
+  comparison_handed_over_ = false;
+  ++comparison_generation_;
+}
+
 void TrainingSession::receive(const WorkerUpdate& update) {
-  if (!handed_over_ || update.generation != generation_ || !trainer_) return;
+  const bool for_run = handed_over_ && trainer_ && update.generation == generation_;
+  const bool for_comparison = comparison_handed_over_ && comparison_ && update.comparison_generation == comparison_generation_;
   std::string error = update.error;
-  if (error.empty()) error = trainer_->restore_state(update.state.data(), update.state.size());
+  if (error.empty() && for_run) error = trainer_->restore_state(update.state.data(), update.state.size());
+  if (error.empty() && for_comparison) {
+    const ComparisonState parts = unpack_comparison_state(update.comparison_state);
+    error = parts.error;
+    if (error.empty()) error = comparison_->many.restore_state(parts.many.data(), parts.many.size());
+    if (error.empty()) error = comparison_->one.restore_state(parts.one.data(), parts.one.size());
+  }
   if (!error.empty()) {
+    if (!for_run && !for_comparison) return;  // about a job recalled since
     // The page trains on from what it has; the worker is not asked again.
     worker_refused_ = true;
     recall();
+    recall_comparison();
     return;
   }
+  if (for_comparison && update.comparison_paused) {
+    // The worker stopped it at its target, as the page would have.
+    comparison_running_ = false;
+    comparison_handed_over_ = false;
+    ++comparison_generation_;
+  }
+  if (!for_run) return;
   for (const TimelineSample& sample : update.samples)
     if (timeline_.empty() || sample.step > timeline_.back().step) {
       timeline_.push_back(sample);
@@ -351,6 +388,7 @@ void TrainingSession::receive(const WorkerUpdate& update) {
 }
 
 std::string TrainingSession::take_over(const WorkerRun& run) {
+  if (run.job == WorkerJob::comparison) return take_over_comparison(run);
   settings_.sample_every = std::max(1, run.sample_every);
   settings_.held_out_count = run.held_out_count;
   settings_.induction_held_out_count = run.induction_held_out_count;
@@ -362,28 +400,78 @@ std::string TrainingSession::take_over(const WorkerRun& run) {
   timeline_.clear();
   samples_sent_ = 0;
   resumed_sample_step_ = run.last_sample_step;
+  worker_run_active_ = true;
   return {};
 }
 
-int TrainingSession::train_for(double seconds) {
-  if (!trainer_) return 0;
-  const double deadline = now_seconds() + seconds;
-  int steps = 0;
-  do {
-    timed_step(*trainer_, step_seconds_);
-    ++steps;
-    if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
-  } while (now_seconds() + step_seconds_ <= deadline);
-  return steps;
+std::string TrainingSession::take_over_comparison(const WorkerRun& run) {
+  training::TrainerConfig config;  // as start_comparison; the state brings the rest
+  config.seed = run.seed;
+  Result<training::HeadComparison> comparison = training::make_head_comparison(config, *grammar_);
+  if (!comparison.ok()) return comparison.error();
+  const ComparisonState parts = unpack_comparison_state(run.state);
+  if (!parts.error.empty()) return parts.error;
+  if (std::string e = comparison.value().many.restore_state(parts.many.data(), parts.many.size()); !e.empty()) return e;
+  if (std::string e = comparison.value().one.restore_state(parts.one.data(), parts.one.size()); !e.empty()) return e;
+  comparison_ = std::move(comparison).value();
+  comparison_running_ = true;
+  comparison_paused_ = false;
+  return {};
 }
 
-WorkerUpdate TrainingSession::take_update(std::uint64_t generation) {
+void TrainingSession::stop_job(WorkerJob job) {
+  if (job == WorkerJob::run) {
+    worker_run_active_ = false;
+  } else {
+    comparison_running_ = false;
+    comparison_paused_ = false;
+  }
+}
+
+bool TrainingSession::has_jobs() const { return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_); }
+
+bool TrainingSession::step_comparison_pair() {
+  comparison_->many.step(1);
+  comparison_->one.step(1);
+  return comparison_->many.steps_done() % kComparisonTargetSteps != 0;
+}
+
+int TrainingSession::train_for(double seconds, int rounds) {
+  const double deadline = now_seconds() + seconds;
+  double round_seconds = 0.0;
+  int done = 0;
+  while (has_jobs() && done < rounds) {
+    const double before = now_seconds();
+    if (worker_run_active_ && trainer_) {
+      timed_step(*trainer_, step_seconds_);
+      if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
+    }
+    if (comparison_running_ && comparison_ && !step_comparison_pair()) {
+      comparison_running_ = false;
+      comparison_paused_ = true;
+    }
+    ++done;
+    const double now = now_seconds(), took = now - before;
+    round_seconds = round_seconds <= 0.0 ? took : 0.9 * round_seconds + 0.1 * took;
+    if (now + round_seconds > deadline) break;
+  }
+  return done;
+}
+
+WorkerUpdate TrainingSession::take_update(std::uint64_t generation, std::uint64_t comparison_generation) {
   WorkerUpdate update;
-  update.generation = generation;
-  if (!trainer_) return update;
-  update.state = trainer_->save_state();
-  update.samples.assign(timeline_.begin() + static_cast<std::ptrdiff_t>(samples_sent_), timeline_.end());
-  samples_sent_ = timeline_.size();
+  if (worker_run_active_ && trainer_) {
+    update.generation = generation;
+    update.state = trainer_->save_state();
+    update.samples.assign(timeline_.begin() + static_cast<std::ptrdiff_t>(samples_sent_), timeline_.end());
+    samples_sent_ = timeline_.size();
+  }
+  if (comparison_ && (comparison_running_ || comparison_paused_)) {
+    update.comparison_generation = comparison_generation;
+    update.comparison_state = pack_comparison_state(comparison_->many.save_state(), comparison_->one.save_state());
+    update.comparison_paused = comparison_paused_;
+    comparison_paused_ = false;
+  }
   return update;
 }
 
@@ -416,6 +504,7 @@ void TrainingSession::finish_probes() {
 
 std::string TrainingSession::start_comparison() {
   if (std::string e = ensure_started(); !e.empty()) return e;
+  recall_comparison();
   training::TrainerConfig config;
   config.seed = settings_.seed;
   config.learning_rate = settings_.learning_rate;
@@ -428,6 +517,7 @@ std::string TrainingSession::start_comparison() {
 
 void TrainingSession::set_comparison_running(bool running) {
   if (running && !comparison_ && !start_comparison().empty()) return;
+  if (!running) recall_comparison();  // it goes on from the last update the page adopted
   comparison_running_ = running;
 }
 
@@ -460,6 +550,7 @@ int TrainingSession::step_comparison(int steps) {
     if (!start_comparison().empty()) return 0;
     comparison_running_ = false;  // stepping by hand does not also start it running
   }
+  recall_comparison();  // steps by hand go on from what the page has; a running one goes back next frame
   training::step_comparison(*comparison_, std::max(steps, 0));
   return std::max(steps, 0);
 }

@@ -9,6 +9,7 @@
 // no threads: the platform calls advance_frame() once per frame.
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -114,22 +115,31 @@ class TrainingSession {
   int step(int steps);
 
   // The page's training worker (none natively or in most tests). While Play is pressed the run
-  // trains there and the page adopts what it reaches (training_worker.h); everything else, and
-  // any run when the worker is unavailable, trains here in the frame's budget.
+  // trains there, and so does the comparison while it runs; the page adopts what they reach
+  // (training_worker.h). The probes, the experiment, and everything when the worker is
+  // unavailable, train here in the frame's budget.
   void attach_worker(TrainingWorker* worker) { worker_ = worker; }
   // An update from the worker, adopted when it belongs to the run handed over last.
   void receive(const WorkerUpdate& update);
   // The run is in the worker now (Play pressed and the worker took it).
   bool training_in_worker() const { return handed_over_; }
+  // The comparison is in the worker now (running, and the worker took it).
+  bool comparison_in_worker() const { return comparison_handed_over_; }
   // Play trains in a worker (so "speed", the share of each frame, does not apply).
   bool uses_worker() const { return worker_usable(); }
 
-  // The worker's side of the hand-over: a session in the worker takes over the page's run, trains
-  // it, and says what it reached since the last update.
+  // The worker's side of the hand-over: a session in the worker takes over the page's run or
+  // comparison, trains what it has, and says what it reached since the last update.
   std::string take_over(const WorkerRun& run);
-  int train_for(double seconds);  // steps taken; the timeline sampled when due
-  WorkerUpdate take_update(std::uint64_t generation);
-  bool samples_pending() const { return timeline_.size() > samples_sent_; }
+  void stop_job(WorkerJob job);
+  bool has_jobs() const;
+  // Trains every job it has, a step of each in turn, for about `seconds` or `rounds` rounds (the
+  // timeline sampled when due, the comparison paused at its target). Returns the rounds.
+  int train_for(double seconds, int rounds = std::numeric_limits<int>::max());
+  // The parts of the jobs it has, under the generations they were handed over with.
+  WorkerUpdate take_update(std::uint64_t generation, std::uint64_t comparison_generation = 0);
+  // New timeline samples or a comparison that paused itself: the page should hear of them now.
+  bool update_due() const { return timeline_.size() > samples_sent_ || comparison_paused_; }
 
   // Once per frame: trains for about the frame budget (speed x the frame interval) when running,
   // stopping early when the next step would overrun it; probes one head when probes are pending;
@@ -191,6 +201,11 @@ class TrainingSession {
   bool worker_usable() const { return worker_ && worker_->available() && !worker_refused_; }
   void hand_over();
   void recall();
+  void hand_over_comparison();
+  void recall_comparison();
+  std::string take_over_comparison(const WorkerRun& run);
+  // Trains the comparison one step on each side; false when that reached its target (it pauses).
+  bool step_comparison_pair();
 
   TrainingSettings settings_;
   const training::Grammar* grammar_;
@@ -222,6 +237,10 @@ class TrainingSession {
   std::uint64_t generation_ = 0;     // of the last hand-over; stale updates name an older one
   int resumed_sample_step_ = 0;      // worker side: the page's newest sample before the hand-over
   std::size_t samples_sent_ = 0;     // worker side: timeline samples already in an update
+  bool worker_run_active_ = false;   // worker side: it trains the run it took over
+  bool comparison_handed_over_ = false;      // the worker has the comparison
+  std::uint64_t comparison_generation_ = 0;  // of the comparison's last hand-over
+  bool comparison_paused_ = false;   // worker side: it reached its target since the last update
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
   double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames

@@ -9,6 +9,10 @@
 // changes the run (pause, a step by hand, a reset) recalls the worker: the session goes on from
 // the last update it adopted and ignores any update of the recalled run still on its way (each
 // run carries a new generation number). No memory is shared; messages are copied.
+//
+// The one-vs-many comparison (training/compare.h) goes to the worker the same way, as a second job
+// beside the run: its two trainers travel as one state (pack_comparison_state), it has generations
+// of its own, and the worker pauses it by itself at kComparisonTargetSteps, as the page would.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +22,10 @@
 
 namespace headlab::app {
 
+enum class WorkerJob { run = 0, comparison = 1 };
+
 struct WorkerRun {
+  WorkerJob job = WorkerJob::run;
   std::uint64_t generation = 0;   // this hand-over; updates name it
   training::Task task = training::Task::grammar;
   std::uint32_t seed = 1;
@@ -26,14 +33,20 @@ struct WorkerRun {
   int held_out_count = 60;
   int induction_held_out_count = 100;
   int last_sample_step = 0;         // the session's newest timeline sample
-  std::vector<std::uint8_t> state;  // training::Trainer::save_state()
+  std::vector<std::uint8_t> state;  // training::Trainer::save_state(); of a comparison, both (pack_comparison_state)
 };
 
+// What the worker reached since its last update, for each job it has. A part whose generation is 0
+// is not in the update.
 struct WorkerUpdate {
-  std::uint64_t generation = 0;
+  std::uint64_t generation = 0;           // the run's
   std::vector<std::uint8_t> state;        // the run as the worker has it now
   std::vector<TimelineSample> samples;    // taken since the previous update, oldest first
-  std::string error;                      // the worker could not take the run (then nothing else is set)
+  std::uint64_t comparison_generation = 0;
+  std::vector<std::uint8_t> comparison_state;  // both trainers (pack_comparison_state)
+  bool comparison_paused = false;         // it reached its target and the worker stopped it
+  // The worker could not take the job of that generation (then nothing else is set).
+  std::string error;
 };
 
 class TrainingWorker {
@@ -44,10 +57,10 @@ class TrainingWorker {
   // A run will probably be handed over soon (the session has just started one): get ready now, so
   // Play does not wait for the worker to load. Does nothing when already ready.
   virtual void prepare() {}
-  // Replaces whatever run the worker had.
+  // Replaces whatever job of run.job the worker had.
   virtual void start(const WorkerRun& run) = 0;
-  // Ends the current run; updates it already sent may still arrive and are ignored by generation.
-  virtual void stop() = 0;
+  // Ends that job; updates it already sent may still arrive and are ignored by generation.
+  virtual void stop(WorkerJob job) = 0;
   // The peak learning rate of the current run, from its next step on.
   virtual void set_learning_rate(float learning_rate) = 0;
 };

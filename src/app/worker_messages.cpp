@@ -1,6 +1,7 @@
 #include "app/worker_messages.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -112,7 +113,8 @@ Result<T> decode(const std::string& text, const char* what, Read read) {
 }  // namespace
 
 std::string encode_run_header(const WorkerRun& run) {
-  return json{{"generation", run.generation},
+  return json{{"job", run.job == WorkerJob::comparison ? "comparison" : "run"},
+              {"generation", run.generation},
               {"task", training::task_name(run.task)},
               {"seed", run.seed},
               {"sample_every", run.sample_every},
@@ -125,6 +127,7 @@ std::string encode_run_header(const WorkerRun& run) {
 Result<WorkerRun> decode_run_header(const std::string& text) {
   return decode<WorkerRun>(text, "training run", [](Reader& r, const json& j) {
     WorkerRun run;
+    run.job = r.text(r.at(j, "job")) == "comparison" ? WorkerJob::comparison : WorkerJob::run;
     run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
     run.task = r.text(r.at(j, "task")) == "induction" ? training::Task::induction : training::Task::grammar;
     run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
@@ -139,7 +142,12 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
 std::string encode_update_header(const WorkerUpdate& update) {
   json samples = json::array();
   for (const TimelineSample& sample : update.samples) samples.push_back(sample_json(sample));
-  return json{{"generation", update.generation}, {"error", update.error}, {"samples", samples}}.dump();
+  return json{{"generation", update.generation},
+              {"error", update.error},
+              {"samples", samples},
+              {"comparison_generation", update.comparison_generation},
+              {"comparison_paused", update.comparison_paused}}
+      .dump();
 }
 
 Result<WorkerUpdate> decode_update_header(const std::string& text) {
@@ -148,8 +156,38 @@ Result<WorkerUpdate> decode_update_header(const std::string& text) {
     update.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
     update.error = r.text(r.at(j, "error"));
     for (const json& sample : r.array(r.at(j, "samples"))) update.samples.push_back(read_sample(r, sample));
+    update.comparison_generation = r.integer<std::uint64_t>(r.at(j, "comparison_generation"));
+    const json& paused = r.at(j, "comparison_paused");
+    update.comparison_paused = paused.is_boolean() && paused.get<bool>();
     return update;
   });
+}
+
+std::vector<std::uint8_t> pack_comparison_state(const std::vector<std::uint8_t>& many, const std::vector<std::uint8_t>& one) {
+  const std::uint64_t size = many.size();
+  std::vector<std::uint8_t> out(sizeof size);
+  std::memcpy(out.data(), &size, sizeof size);
+  out.insert(out.end(), many.begin(), many.end());
+  out.insert(out.end(), one.begin(), one.end());
+  return out;
+}
+
+ComparisonState unpack_comparison_state(const std::vector<std::uint8_t>& packed) {
+  ComparisonState out;
+  std::uint64_t size = 0;
+  if (packed.size() < sizeof size) {
+    out.error = "comparison state: too short";
+    return out;
+  }
+  std::memcpy(&size, packed.data(), sizeof size);
+  if (size > packed.size() - sizeof size) {
+    out.error = "comparison state: its first trainer is longer than the state";
+    return out;
+  }
+  const auto first = packed.begin() + sizeof size;
+  out.many.assign(first, first + static_cast<std::ptrdiff_t>(size));
+  out.one.assign(first + static_cast<std::ptrdiff_t>(size), packed.end());
+  return out;
 }
 
 }  // namespace headlab::app

@@ -15,7 +15,7 @@ PageTrainingWorker* g_worker = nullptr;  // the one the JS replies reach
 EM_JS(void, post_training_run, (const char* header, const unsigned char* state, int size), {
   window.headlabTrainingWorker.start(UTF8ToString(header), HEAPU8.slice(state, state + size));
 });
-EM_JS(void, post_training_stop, (), { window.headlabTrainingWorker.stop(); });
+EM_JS(void, post_training_stop, (int job), { window.headlabTrainingWorker.stop(job); });
 EM_JS(void, load_training_worker, (), { window.headlabTrainingWorker.load(); });
 EM_JS(void, post_training_learning_rate, (float learning_rate), { window.headlabTrainingWorker.setLearningRate(learning_rate); });
 
@@ -34,11 +34,12 @@ void PageTrainingWorker::start(const app::WorkerRun& run) {
 
 void PageTrainingWorker::prepare() { load_training_worker(); }
 
-void PageTrainingWorker::stop() { post_training_stop(); }
+void PageTrainingWorker::stop(app::WorkerJob job) { post_training_stop(static_cast<int>(job)); }
 
 void PageTrainingWorker::set_learning_rate(float learning_rate) { post_training_learning_rate(learning_rate); }
 
-void PageTrainingWorker::receive(const char* header, const unsigned char* state, int size) {
+void PageTrainingWorker::receive(const char* header, const unsigned char* state, int size, const unsigned char* comparison,
+                                 int comparison_size) {
   Result<app::WorkerUpdate> update = app::decode_update_header(header ? header : "");
   if (!update.ok()) {
     // The page and the worker are one build, so this is a bug; training goes on in the page.
@@ -47,6 +48,7 @@ void PageTrainingWorker::receive(const char* header, const unsigned char* state,
     return;
   }
   if (state && size > 0) update.value().state.assign(state, state + size);
+  if (comparison && comparison_size > 0) update.value().comparison_state.assign(comparison, comparison + comparison_size);
   session_.receive(update.value());
 }
 
@@ -54,9 +56,10 @@ void PageTrainingWorker::receive(const char* header, const unsigned char* state,
 
 extern "C" {
 
-// An update from web/training-worker.js: its JSON header and the run's bytes.
-EMSCRIPTEN_KEEPALIVE void headlab_training_update(const char* header, const unsigned char* state, int size) {
-  if (headlab::platform::g_worker) headlab::platform::g_worker->receive(header, state, size);
+// An update from web/training-worker.js: its JSON header, the run's bytes and the comparison's.
+EMSCRIPTEN_KEEPALIVE void headlab_training_update(const char* header, const unsigned char* state, int size,
+                                                  const unsigned char* comparison, int comparison_size) {
+  if (headlab::platform::g_worker) headlab::platform::g_worker->receive(header, state, size, comparison, comparison_size);
 }
 
 // The worker could not start or stopped (its script failed to load, or it crashed): training goes

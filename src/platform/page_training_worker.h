@@ -14,10 +14,10 @@ class PageTrainingWorker : public app::TrainingWorker {
   bool available() const override { return available_; }
   void prepare() override;
   void start(const app::WorkerRun& run) override;
-  void stop() override;
+  void stop(app::WorkerJob job) override;
   void set_learning_rate(float learning_rate) override;
 
-  void receive(const char* header, const unsigned char* state, int size);
+  void receive(const char* header, const unsigned char* state, int size, const unsigned char* comparison, int comparison_size);
   void failed() { available_ = false; }
 
  private:

@@ -1,7 +1,7 @@
 // The training worker's engine (web/training-worker.js loads it into a Web Worker): a
-// TrainingSession of its own that takes over the page's run, trains it as fast as one core allows,
-// and hands back what it reached (app/training_worker.h). No SDL, GL or ImGui; the grammar and
-// the label thresholds are its only assets.
+// TrainingSession of its own that takes over the page's run and comparison, trains them as fast as
+// one core allows, and hands back what they reached (app/training_worker.h). No SDL, GL or ImGui;
+// the grammar and the label thresholds are its only assets.
 #include <emscripten.h>
 
 #include <optional>
@@ -17,9 +17,11 @@ namespace {
 struct Worker {
   headlab::app::Resources resources;  // only grammar and analysis.config are read
   std::optional<headlab::app::TrainingSession> session;
-  std::uint64_t generation = 0;
+  std::uint64_t generation = 0;             // of the run it has
+  std::uint64_t comparison_generation = 0;  // of the comparison it has
   std::string text;                   // the last string returned to JS
   std::vector<std::uint8_t> state;    // the last update's run
+  std::vector<std::uint8_t> comparison_state;  // and comparison
 };
 Worker g_worker;
 
@@ -39,15 +41,19 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_init() {
   return "";
 }
 
-// Takes over a run (app::encode_run_header and the trainer's bytes). "" or, when the run cannot
-// be taken, the update header that tells the page so.
+// Takes over a run or the comparison (app::encode_run_header and the trainers' bytes). "" or, when
+// it cannot be taken, the update header that tells the page so.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const unsigned char* state, int size) {
+  using headlab::app::WorkerJob;
   headlab::Result<headlab::app::WorkerRun> run = headlab::app::decode_run_header(header ? header : "");
   headlab::app::WorkerUpdate refusal;
   if (!run.ok()) {
     refusal.error = run.error();
   } else {
-    refusal.generation = g_worker.generation = run.value().generation;
+    if (run.value().job == WorkerJob::comparison)
+      refusal.comparison_generation = g_worker.comparison_generation = run.value().generation;
+    else
+      refusal.generation = g_worker.generation = run.value().generation;
     run.value().state.assign(state, state + size);
     refusal.error = g_worker.session ? g_worker.session->take_over(run.value()) : "the training worker did not start";
   }
@@ -55,22 +61,35 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const 
   return g_worker.text.c_str();
 }
 
-// Trains for about `milliseconds`; 1 when timeline samples are waiting to be sent.
+// Ends a job (app::WorkerJob: 0 the run, 1 the comparison).
+EMSCRIPTEN_KEEPALIVE void headlab_worker_stop(int job) {
+  if (g_worker.session) g_worker.session->stop_job(job == 1 ? headlab::app::WorkerJob::comparison : headlab::app::WorkerJob::run);
+}
+
+// 1 while it has a job to train.
+EMSCRIPTEN_KEEPALIVE int headlab_worker_busy() { return g_worker.session && g_worker.session->has_jobs() ? 1 : 0; }
+
+// Trains for about `milliseconds`; 1 when the page should hear now (timeline samples, or the
+// comparison paused at its target).
 EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
   if (!g_worker.session) return 0;
   g_worker.session->train_for(milliseconds / 1000.0);
-  return g_worker.session->samples_pending() ? 1 : 0;
+  return g_worker.session->update_due() ? 1 : 0;
 }
 
-// The update of the run now: its header here, its bytes at headlab_worker_update_state.
+// The update now: its header here, the run's bytes at headlab_worker_update_state and the
+// comparison's at headlab_worker_update_comparison_state.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_update() {
-  headlab::app::WorkerUpdate update = g_worker.session->take_update(g_worker.generation);
+  headlab::app::WorkerUpdate update = g_worker.session->take_update(g_worker.generation, g_worker.comparison_generation);
   g_worker.state = std::move(update.state);
+  g_worker.comparison_state = std::move(update.comparison_state);
   g_worker.text = headlab::app::encode_update_header(update);
   return g_worker.text.c_str();
 }
 EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_state() { return g_worker.state.data(); }
 EMSCRIPTEN_KEEPALIVE int headlab_worker_update_size() { return static_cast<int>(g_worker.state.size()); }
+EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_comparison_state() { return g_worker.comparison_state.data(); }
+EMSCRIPTEN_KEEPALIVE int headlab_worker_update_comparison_size() { return static_cast<int>(g_worker.comparison_state.size()); }
 
 EMSCRIPTEN_KEEPALIVE void headlab_worker_set_learning_rate(float learning_rate) {
   if (g_worker.session) g_worker.session->set_learning_rate(learning_rate);

@@ -1,10 +1,12 @@
 // Training in a worker, without a page: a session hands its run to a worker (here a second session
 // in this process, reached only through the same message codec the page uses), adopts what the
 // worker reaches, and ends up with exactly the run it would have trained itself. Pause, steps by
-// hand and a worker that fails or refuses all leave the page with a run it can go on with.
+// hand and a worker that fails or refuses all leave the page with a run it can go on with. The
+// one-vs-many comparison goes to the worker beside the run, the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "app/training_session.h"
 #include "app/worker_messages.h"
@@ -27,19 +29,28 @@ class InProcessWorker : public TrainingWorker {
     ASSERT_TRUE(decoded.ok()) << decoded.error();
     WorkerRun copy = std::move(decoded).value();
     copy.state = run.state;
+    ++starts;
+    if (copy.job == WorkerJob::comparison) {
+      comparison_generation = copy.generation;
+      comparison_run = copy;
+      ASSERT_EQ(session.take_over(copy), "");
+      return;
+    }
     generation = copy.generation;
     error = session.take_over(copy);
-    ++starts;
   }
-  void stop() override { ++stops; }
+  void stop(WorkerJob job) override {
+    ++stops;
+    session.stop_job(job);
+  }
   void set_learning_rate(float learning_rate) override { session.set_learning_rate(learning_rate); }
 
-  // Trains `steps` and returns the update the page would receive.
-  WorkerUpdate train(int steps) {
+  // Trains `rounds` rounds (a step of each job it has) and returns the update the page would receive.
+  WorkerUpdate train(int rounds) {
     WorkerUpdate update;
     if (error.empty()) {
-      session.step(steps);
-      update = session.take_update(generation);
+      session.train_for(1e9, rounds);
+      update = session.take_update(generation, comparison_generation);
     } else {
       update.generation = generation;
       update.error = error;
@@ -48,12 +59,14 @@ class InProcessWorker : public TrainingWorker {
     EXPECT_TRUE(decoded.ok()) << decoded.error();
     WorkerUpdate received = std::move(decoded).value();
     received.state = update.state;
+    received.comparison_state = update.comparison_state;
     return received;
   }
 
   TrainingSession session;
   bool alive = true;
-  std::uint64_t generation = 0;
+  std::uint64_t generation = 0, comparison_generation = 0;
+  WorkerRun comparison_run;  // the last comparison handed over
   std::string error;
   int prepares = 0, starts = 0, stops = 0;
 };
@@ -191,6 +204,155 @@ TEST(TrainingWorker, AWorkerThatFailsOrRefusesLeavesThePageTrainingItself) {
     EXPECT_FALSE(in_worker.page.training_in_worker());  // not asked again
     EXPECT_GT(in_worker.page.trainer()->steps_done(), 0);
   }
+}
+
+// Every loss of both sides and every weight: a comparison is bit for bit the one the page trains.
+void expect_same_comparison(const training::HeadComparison& a, const training::HeadComparison& b) {
+  EXPECT_EQ(a.many.loss_history(), b.many.loss_history());
+  EXPECT_EQ(a.one.loss_history(), b.one.loss_history());
+  EXPECT_EQ(a.many.save_state(), b.many.save_state());
+  EXPECT_EQ(a.one.save_state(), b.one.save_state());
+}
+
+TEST(TrainingWorker, AComparisonTrainedInTheWorkerIsTheComparisonThePageWouldHaveTrained) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources()), alone(test_resources());
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_comparison(), "");  // running
+  ASSERT_EQ(alone.start_comparison(), "");
+  alone.set_comparison_running(false);
+
+  page.advance_frame();
+  ASSERT_TRUE(page.comparison_in_worker());
+  EXPECT_EQ(worker.starts, 1);
+  EXPECT_EQ(page.comparison()->many.steps_done(), 0);  // the page itself took no step
+  for (int rounds : {20, 30, 25}) page.receive(worker.train(rounds));
+  alone.step_comparison(75);
+
+  EXPECT_EQ(page.comparison()->many.steps_done(), 75);
+  expect_same_comparison(*page.comparison(), *alone.comparison());
+  EXPECT_TRUE(page.comparison_running());
+  EXPECT_FALSE(page.training_in_worker());  // the run stayed paused
+}
+
+// `state` (Trainer::save_state) as if it had taken `steps` steps, its extra losses 0: the
+// comparison's target of 1,500 steps a side is too long to train here. The step count is the
+// fourth field of the layout (engine/training/trainer_state.cpp), and a step is one loss.
+std::vector<std::uint8_t> at_step(std::vector<std::uint8_t> state, std::uint64_t steps) {
+  std::uint64_t had = 0;
+  std::memcpy(&had, state.data() + 16, sizeof had);
+  std::memcpy(state.data() + 16, &steps, sizeof steps);
+  state.resize(state.size() + (steps - had) * sizeof(float), 0);
+  return state;
+}
+
+TEST(TrainingWorker, TheWorkerPausesTheComparisonAtItsTargetAsThePageWould) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources());
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_comparison(), "");
+  page.advance_frame();
+  ASSERT_TRUE(page.comparison_in_worker());
+  // The worker's comparison, moved on to five steps before the target.
+  WorkerRun near = worker.comparison_run;
+  const ComparisonState parts = unpack_comparison_state(near.state);
+  ASSERT_EQ(parts.error, "");
+  near.state = pack_comparison_state(at_step(parts.many, kComparisonTargetSteps - 5), at_step(parts.one, kComparisonTargetSteps - 5));
+  ASSERT_EQ(worker.session.take_over(near), "");
+
+  const WorkerUpdate update = worker.train(10);  // stops after five rounds
+  EXPECT_TRUE(update.comparison_paused);
+  EXPECT_FALSE(worker.session.has_jobs());
+  page.receive(update);
+  EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps);
+  EXPECT_EQ(page.comparison()->one.steps_done(), kComparisonTargetSteps);
+  EXPECT_FALSE(page.comparison_running());
+  EXPECT_FALSE(page.comparison_in_worker());
+  page.advance_frame();
+  EXPECT_EQ(worker.starts, 1);  // paused: not handed over again
+  EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps);
+
+  page.set_comparison_running(true);  // the learner goes on past the target
+  page.advance_frame();
+  EXPECT_TRUE(page.comparison_in_worker());
+  page.receive(worker.train(3));
+  EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps + 3);
+}
+
+TEST(TrainingWorker, PausingTheComparisonKeepsItsLastUpdateAndLeavesTheRunInTheWorker) {
+  PageTrainingInWorker in_worker;  // the run is in the worker
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_EQ(page.start_comparison(), "");
+  page.advance_frame();
+  ASSERT_TRUE(page.comparison_in_worker());
+  EXPECT_EQ(worker.starts, 2);
+
+  const WorkerUpdate both = worker.train(8);  // a step of each job per round
+  EXPECT_NE(both.generation, 0u);
+  EXPECT_NE(both.comparison_generation, 0u);
+  page.receive(both);
+  EXPECT_EQ(page.trainer()->steps_done(), 8);
+  EXPECT_EQ(page.comparison()->many.steps_done(), 8);
+
+  const WorkerUpdate late = worker.train(4);  // sent just before the pause reached the worker
+  page.set_comparison_running(false);
+  EXPECT_FALSE(page.comparison_in_worker());
+  EXPECT_TRUE(page.training_in_worker());
+  EXPECT_EQ(worker.stops, 1);
+  page.receive(late);  // the run's part is taken, the recalled comparison's is not
+  EXPECT_EQ(page.trainer()->steps_done(), 12);
+  EXPECT_EQ(page.comparison()->many.steps_done(), 8);
+
+  const WorkerUpdate run_only = worker.train(2);
+  EXPECT_EQ(run_only.comparison_generation, 0u);
+  page.receive(run_only);
+  EXPECT_EQ(page.trainer()->steps_done(), 14);
+  page.advance_frame();
+  EXPECT_EQ(page.comparison()->many.steps_done(), 8);  // paused: nothing trains it anywhere
+}
+
+TEST(TrainingWorker, AComparisonGoesOnInThePageWhenTheWorkerFails) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources());
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_comparison(), "");
+  page.advance_frame();
+  page.receive(worker.train(6));
+  worker.alive = false;
+  page.advance_frame();
+  EXPECT_FALSE(page.comparison_in_worker());
+  EXPECT_GT(page.comparison()->many.steps_done(), 6);  // on from step 6, in the page
+  EXPECT_EQ(page.comparison()->many.steps_done(), page.comparison()->one.steps_done());
+}
+
+TEST(WorkerMessages, AComparisonTravelsAsOneStateAndItsHeaderRoundTrips) {
+  const std::vector<std::uint8_t> many = {1, 2, 3}, one = {4, 5};
+  const ComparisonState parts = unpack_comparison_state(pack_comparison_state(many, one));
+  EXPECT_EQ(parts.error, "");
+  EXPECT_EQ(parts.many, many);
+  EXPECT_EQ(parts.one, one);
+  EXPECT_EQ(unpack_comparison_state({1, 2}).error, "comparison state: too short");
+  std::vector<std::uint8_t> too_long = pack_comparison_state(many, one);
+  too_long[0] = 9;
+  EXPECT_EQ(unpack_comparison_state(too_long).error, "comparison state: its first trainer is longer than the state");
+
+  WorkerRun run;
+  run.job = WorkerJob::comparison;
+  run.generation = 3;
+  run.seed = 5;
+  const Result<WorkerRun> run_back = decode_run_header(encode_run_header(run));
+  ASSERT_TRUE(run_back.ok()) << run_back.error();
+  EXPECT_EQ(run_back.value().job, WorkerJob::comparison);
+  EXPECT_EQ(run_back.value().seed, 5u);
+  WorkerUpdate update;
+  update.comparison_generation = 4;
+  update.comparison_paused = true;
+  const Result<WorkerUpdate> update_back = decode_update_header(encode_update_header(update));
+  ASSERT_TRUE(update_back.ok()) << update_back.error();
+  EXPECT_EQ(update_back.value().generation, 0u);
+  EXPECT_EQ(update_back.value().comparison_generation, 4u);
+  EXPECT_TRUE(update_back.value().comparison_paused);
 }
 
 TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {

@@ -97,7 +97,7 @@ test('Play in the Training tab: the loss falls, heads take roles, the page keeps
   await context.close();
 });
 
-test('probe bars and one big head vs several small heads run in the page', async () => {
+test('probe bars run in the page, one big head vs several small heads in the training worker', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'tab/training');
   await page.evaluate(() => window.headlab.trainStep(300));
@@ -118,12 +118,20 @@ test('probe bars and one big head vs several small heads run in the page', async
 
   await click(page, 'train/view/compare');
   await click(page, 'train/compare');
-  await page.waitForTimeout(8000);
+  await page.waitForFunction(() => window.headlab.trainState().comparison?.in_worker, null, { timeout: 30000 });
+  const framesBefore = (await trainState(page)).frames;
+  await page.waitForTimeout(6000);
+  state = await trainState(page);
+  assert.equal(state.comparison.in_worker, true);
+  assert.ok(state.comparison.step > 50, `both trained in the worker (${state.comparison.step} steps)`);
+  assert.ok(state.frames - framesBefore > 60, `the page kept its frames (${state.frames - framesBefore} in 6 s)`);
   await click(page, 'train/compare');  // pause
   state = await trainState(page);
   const comparison = state.comparison;
   assert.equal(comparison.running, false);
-  assert.ok(comparison.step > 50, `both trained (${comparison.step} steps)`);
+  assert.equal(comparison.in_worker, false);
+  await page.waitForTimeout(1000);
+  assert.equal((await trainState(page)).comparison.step, comparison.step, 'paused: it trains nowhere');
   assert.equal(comparison.many.heads, 4);
   assert.equal(comparison.one.heads, 1);
   assert.equal(comparison.many.d_k * comparison.many.heads, comparison.one.d_k);
