@@ -1,15 +1,15 @@
 // The training worker: a second engine (headlab_trainer.wasm) that trains what the page hands it,
-// the run while the learner has Play pressed and the one-vs-many comparison while it runs, so
-// training and drawing each get a core of their own. It sends back what they reached about four
-// times a second, and right away when a timeline sample is taken or the comparison reaches its
-// target. Messages in: {type: 'start',
-// header, state}, {type: 'stop', job} (0 the run, 1 the comparison), {type: 'learningRate',
-// value}; out: {type: 'update', header, state, comparison}, {type: 'failed', reason}. See
-// src/app/training_worker.h for the protocol.
+// the run while the learner has Play pressed and the one-vs-many comparison while it runs, and
+// makes the probes of a model, so training and drawing each get a core of their own. It sends
+// back what they reached about four times a second, and right away when a timeline sample is
+// taken, the comparison reaches its target or a head is probed. Messages in: {type: 'start',
+// header, state}, {type: 'stop', job} (0 the run, 1 the comparison, 2 the probes),
+// {type: 'learningRate', value}; out: {type: 'update', header, state, comparison},
+// {type: 'failed', reason}. See src/app/training_worker.h for the protocol.
 'use strict';
 
 const UPDATE_EVERY_MS = 250;
-const CHUNK_MS = 30;  // a start, stop or learning rate waits at most this long
+const CHUNK_MS = 30;  // a start, stop or learning rate waits at most this long (or a head's probe)
 
 let ready = false;
 let running = false;

@@ -49,7 +49,8 @@ json probes_json(const TrainingSession& session) {
                      {"pos_selectivity", h.pos_selectivity}, {"relation_accuracy", h.relation_accuracy},
                      {"relation_control_accuracy", h.relation_control_accuracy},
                      {"relation_selectivity", h.relation_selectivity}});
-  return {{"step", p.step}, {"total", p.total}, {"done", p.heads.size()}, {"running", p.running()}, {"heads", heads}};
+  return {{"step", p.step},       {"total", p.total},       {"done", p.heads.size()},
+          {"running", p.running()}, {"in_worker", session.probes_in_worker()}, {"heads", heads}};
 }
 
 json comparison_json(const TrainingSession& session, bool losses) {

@@ -67,8 +67,11 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
   timeline_.clear();
   resumed_sample_step_ = 0;
   samples_sent_ = 0;
-  probe_data_.reset();
-  probes_ = {};
+  recall_probes();
+  if (!worker_probes_active_) {  // in the worker the probes are a job of their own, not of the run
+    probe_data_.reset();
+    probes_ = {};
+  }
   marks_.clear();
   rates_renewed_ = -1.0;
   steps_per_second_ = 0.0;
@@ -270,13 +273,9 @@ double TrainingSession::advance_frame() {
     frame_interval_ = 0.8 * frame_interval_ + 0.2 * std::clamp(start - last_frame_start_, 0.001, 0.25);
   last_frame_start_ = start;
   const double budget = frame_budget_seconds_ = std::min(kMaxFrameBudgetSeconds, settings_.speed * frame_interval_);
-  if (probes_.running()) {
-    // A probe fits four regressions: it gets the frame to itself.
-    const int index = static_cast<int>(probes_.heads.size());
-    int layer = 0, head = index;
-    while (head >= trainer_->model().layers[layer].head_count()) head -= trainer_->model().layers[layer++].head_count();
-    probes_.heads.push_back(training::probe_head(*probe_data_, layer, head, probe_config_));
-    if (!probes_.running()) probe_data_.reset();  // the forward passes are large; keep only the scores
+  if (probes_handed_over_ && !worker_usable()) probe_here();  // it failed: start them over here
+  if (probes_.running() && !probes_handed_over_) {
+    probe_next_head();  // four regressions: the frame is theirs
   } else {
     // The run, the comparison and the experiment share the frame's budget.
     if (running_ && trainer_ && worker_usable() && !handed_over_) hand_over();
@@ -356,6 +355,7 @@ void TrainingSession::recall_comparison() {
 void TrainingSession::receive(const WorkerUpdate& update) {
   const bool for_run = handed_over_ && trainer_ && update.generation == generation_;
   const bool for_comparison = comparison_handed_over_ && comparison_ && update.comparison_generation == comparison_generation_;
+  const bool for_probes = probes_handed_over_ && update.probes_generation == probes_generation_;
   std::string error = update.error;
   if (error.empty() && for_run) error = trainer_->restore_state(update.state.data(), update.state.size());
   if (error.empty() && for_comparison) {
@@ -365,12 +365,20 @@ void TrainingSession::receive(const WorkerUpdate& update) {
     if (error.empty()) error = comparison_->one.restore_state(parts.one.data(), parts.one.size());
   }
   if (!error.empty()) {
-    if (!for_run && !for_comparison) return;  // about a job recalled since
+    if (!for_run && !for_comparison && !for_probes) return;  // about a job recalled since
     // The page trains on from what it has; the worker is not asked again.
     worker_refused_ = true;
     recall();
     recall_comparison();
+    if (probes_handed_over_) probe_here();
     return;
+  }
+  if (for_probes && update.probes.size() <= static_cast<std::size_t>(probes_.total)) {
+    probes_.heads = update.probes;
+    if (!probes_.running()) {  // all made: the worker's job has ended
+      probes_handed_over_ = false;
+      ++probes_generation_;
+    }
   }
   if (for_comparison && update.comparison_paused) {
     // The worker stopped it at its target, as the page would have.
@@ -389,6 +397,7 @@ void TrainingSession::receive(const WorkerUpdate& update) {
 
 std::string TrainingSession::take_over(const WorkerRun& run) {
   if (run.job == WorkerJob::comparison) return take_over_comparison(run);
+  if (run.job == WorkerJob::probes) return take_over_probes(run);
   settings_.sample_every = std::max(1, run.sample_every);
   settings_.held_out_count = run.held_out_count;
   settings_.induction_held_out_count = run.induction_held_out_count;
@@ -419,16 +428,41 @@ std::string TrainingSession::take_over_comparison(const WorkerRun& run) {
   return {};
 }
 
+std::string TrainingSession::take_over_probes(const WorkerRun& run) {
+  training::TrainerConfig config = training::default_trainer_config(run.task);
+  config.seed = run.seed;
+  Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
+  if (!trainer.ok()) return trainer.error();
+  if (std::string e = trainer.value().restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
+  const Model& model = trainer.value().model();
+  probe_data_ = training::prepare_probes(model, *grammar_, probe_config_);
+  probes_ = {};
+  probes_.step = trainer.value().steps_done();
+  probes_.total = total_heads(model);
+  probed_head_counts_.clear();
+  for (const Layer& layer : model.layers) probed_head_counts_.push_back(layer.head_count());
+  probes_sent_ = 0;
+  worker_probes_active_ = true;
+  return {};
+}
+
 void TrainingSession::stop_job(WorkerJob job) {
   if (job == WorkerJob::run) {
     worker_run_active_ = false;
-  } else {
+  } else if (job == WorkerJob::comparison) {
     comparison_running_ = false;
     comparison_paused_ = false;
+  } else {
+    worker_probes_active_ = false;
+    probe_data_.reset();
   }
 }
 
-bool TrainingSession::has_jobs() const { return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_); }
+bool TrainingSession::has_training_jobs() const {
+  return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_);
+}
+
+bool TrainingSession::has_jobs() const { return has_training_jobs() || (worker_probes_active_ && probes_.running()); }
 
 bool TrainingSession::step_comparison_pair() {
   comparison_->many.step(1);
@@ -437,10 +471,16 @@ bool TrainingSession::step_comparison_pair() {
 }
 
 int TrainingSession::train_for(double seconds, int rounds) {
+  if (worker_probes_active_ && probes_.running()) {
+    // One head (four regressions, longer than a chunk) and then the chunk's training, so the run
+    // slows down while the probes are made but does not stop.
+    probe_next_head();
+    if (!probes_.running()) worker_probes_active_ = false;
+  }
   const double deadline = now_seconds() + seconds;
   double round_seconds = 0.0;
   int done = 0;
-  while (has_jobs() && done < rounds) {
+  while (has_training_jobs() && done < rounds) {
     const double before = now_seconds();
     if (worker_run_active_ && trainer_) {
       timed_step(*trainer_, step_seconds_);
@@ -458,8 +498,14 @@ int TrainingSession::train_for(double seconds, int rounds) {
   return done;
 }
 
-WorkerUpdate TrainingSession::take_update(std::uint64_t generation, std::uint64_t comparison_generation) {
+WorkerUpdate TrainingSession::take_update(std::uint64_t generation, std::uint64_t comparison_generation,
+                                          std::uint64_t probes_generation) {
   WorkerUpdate update;
+  if (worker_probes_active_ || probes_.heads.size() > probes_sent_) {
+    update.probes_generation = probes_generation;
+    update.probes = probes_.heads;
+    probes_sent_ = probes_.heads.size();
+  }
   if (worker_run_active_ && trainer_) {
     update.generation = generation;
     update.state = trainer_->save_state();
@@ -491,15 +537,59 @@ std::string TrainingSession::start_probes() {
   if (std::string e = ensure_started(); !e.empty()) return e;
   if (settings_.task != training::Task::grammar)
     return "Probes read parts of speech and relations, which random symbols do not have: train the grammar task to probe.";
-  probe_data_ = training::prepare_probes(trainer_->model(), *grammar_, probe_config_);
+  if (!worker_usable()) {
+    probe_here();
+    return {};
+  }
+  recall_probes();
+  probe_data_.reset();
   probes_ = {};
   probes_.step = trainer_->steps_done();
   probes_.total = total_heads(trainer_->model());
+  hand_over_probes();
   return {};
 }
 
 void TrainingSession::finish_probes() {
-  while (probes_.running()) advance_frame();
+  if (probes_handed_over_) probe_here();
+  while (probes_.running()) probe_next_head();
+}
+
+void TrainingSession::probe_here() {
+  recall_probes();
+  probes_handed_over_ = false;  // also when the worker failed (then nothing is told to stop)
+  const Model& model = trainer_->model();
+  probe_data_ = training::prepare_probes(model, *grammar_, probe_config_);
+  probes_ = {};
+  probes_.step = trainer_->steps_done();
+  probes_.total = total_heads(model);
+  probed_head_counts_.clear();
+  for (const Layer& layer : model.layers) probed_head_counts_.push_back(layer.head_count());
+}
+
+void TrainingSession::probe_next_head() {
+  int layer = 0, head = static_cast<int>(probes_.heads.size());
+  while (head >= probed_head_counts_[layer]) head -= probed_head_counts_[layer++];
+  probes_.heads.push_back(training::probe_head(*probe_data_, layer, head, probe_config_));
+  if (!probes_.running()) probe_data_.reset();  // the forward passes are large; keep only the scores
+}
+
+void TrainingSession::hand_over_probes() {
+  WorkerRun run;
+  run.job = WorkerJob::probes;
+  run.generation = ++probes_generation_;
+  run.task = settings_.task;
+  run.seed = settings_.seed;
+  run.state = trainer_->save_state();
+  worker_->start(run);
+  probes_handed_over_ = true;
+}
+
+void TrainingSession::recall_probes() {
+  if (!probes_handed_over_) return;
+  if (worker_usable()) worker_->stop(WorkerJob::probes);
+  probes_handed_over_ = false;
+  ++probes_generation_;
 }
 
 std::string TrainingSession::start_comparison() {

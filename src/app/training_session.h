@@ -1,7 +1,7 @@
 #pragma once
-// Training in the page (issue 7): a Trainer that advances a few steps per frame within a time
-// budget, a per-head role timeline sampled on held-out sentences, probes recomputed on demand
-// (one head per frame) and the one-big-head vs several-small-heads comparison.
+// Training in the page: a Trainer that advances a few steps per frame within a time budget, or in
+// the training worker (training_worker.h), a per-head role timeline sampled on held-out sentences,
+// probes made on demand (a head at a time) and the one-big-head vs several-small-heads comparison.
 //
 // The session lives next to the AppState, not inside it: training is not an edit, so thousands of
 // steps never enter the undo history, and copying the AppState never copies a Trainer. Handing
@@ -115,8 +115,8 @@ class TrainingSession {
   int step(int steps);
 
   // The page's training worker (none natively or in most tests). While Play is pressed the run
-  // trains there, and so does the comparison while it runs; the page adopts what they reach
-  // (training_worker.h). The probes, the experiment, and everything when the worker is
+  // trains there, and so does the comparison while it runs, and the probes are made there; the page
+  // adopts what they reach (training_worker.h). The experiment, and everything when the worker is
   // unavailable, train here in the frame's budget.
   void attach_worker(TrainingWorker* worker) { worker_ = worker; }
   // An update from the worker, adopted when it belongs to the run handed over last.
@@ -125,6 +125,8 @@ class TrainingSession {
   bool training_in_worker() const { return handed_over_; }
   // The comparison is in the worker now (running, and the worker took it).
   bool comparison_in_worker() const { return comparison_handed_over_; }
+  // The probes are being made in the worker now.
+  bool probes_in_worker() const { return probes_handed_over_; }
   // Play trains in a worker (so "speed", the share of each frame, does not apply).
   bool uses_worker() const { return worker_usable(); }
 
@@ -133,21 +135,27 @@ class TrainingSession {
   std::string take_over(const WorkerRun& run);
   void stop_job(WorkerJob job);
   bool has_jobs() const;
-  // Trains every job it has, a step of each in turn, for about `seconds` or `rounds` rounds (the
-  // timeline sampled when due, the comparison paused at its target). Returns the rounds.
+  // Probes one head when it has probes to make, then trains the run and the comparison, a step of
+  // each in turn, for about `seconds` or `rounds` rounds (the timeline sampled when due, the
+  // comparison paused at its target). Returns the rounds.
   int train_for(double seconds, int rounds = std::numeric_limits<int>::max());
   // The parts of the jobs it has, under the generations they were handed over with.
-  WorkerUpdate take_update(std::uint64_t generation, std::uint64_t comparison_generation = 0);
-  // New timeline samples or a comparison that paused itself: the page should hear of them now.
-  bool update_due() const { return timeline_.size() > samples_sent_ || comparison_paused_; }
+  WorkerUpdate take_update(std::uint64_t generation, std::uint64_t comparison_generation = 0,
+                           std::uint64_t probes_generation = 0);
+  // New timeline samples, a comparison that paused itself or a head probed: the page should hear
+  // of them now.
+  bool update_due() const {
+    return timeline_.size() > samples_sent_ || comparison_paused_ || probes_.heads.size() > probes_sent_;
+  }
 
   // Once per frame: trains for about the frame budget (speed x the frame interval) when running,
   // stopping early when the next step would overrun it; probes one head when probes are pending;
   // steps the comparison when it runs. Returns the seconds spent.
   double advance_frame();
 
-  // Probes of the current model (grammar task: they read parts of speech): the forward passes now, then one head per frame (or all at once
-  // with finish_probes, for the API).
+  // Probes of the current model (grammar task: they read parts of speech): in the worker, a head at
+  // a time; without one, the forward passes now, then one head per frame. finish_probes (the
+  // API's wait) makes them all here and now.
   std::string start_probes();
   void finish_probes();
 
@@ -206,6 +214,13 @@ class TrainingSession {
   std::string take_over_comparison(const WorkerRun& run);
   // Trains the comparison one step on each side; false when that reached its target (it pauses).
   bool step_comparison_pair();
+  void hand_over_probes();
+  void recall_probes();
+  std::string take_over_probes(const WorkerRun& run);
+  // Probes of the model as it is now, made here (the forward passes now, the heads one by one).
+  void probe_here();
+  void probe_next_head();
+  bool has_training_jobs() const;
 
   TrainingSettings settings_;
   const training::Grammar* grammar_;
@@ -225,6 +240,7 @@ class TrainingSession {
   std::optional<training::ProbeData> probe_data_;
   training::ProbeConfig probe_config_;
   ProbeProgress probes_;
+  std::vector<int> probed_head_counts_;  // per layer, of the model the probes describe
 
   std::optional<training::HeadComparison> comparison_;
   bool comparison_running_ = false;
@@ -241,6 +257,10 @@ class TrainingSession {
   bool comparison_handed_over_ = false;      // the worker has the comparison
   std::uint64_t comparison_generation_ = 0;  // of the comparison's last hand-over
   bool comparison_paused_ = false;   // worker side: it reached its target since the last update
+  bool probes_handed_over_ = false;          // the worker makes the probes
+  std::uint64_t probes_generation_ = 0;      // of the probes' last hand-over
+  bool worker_probes_active_ = false;        // worker side: it has probes to make
+  std::size_t probes_sent_ = 0;              // worker side: probed heads already in an update
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
   double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames

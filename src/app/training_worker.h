@@ -13,16 +13,19 @@
 // The one-vs-many comparison (training/compare.h) goes to the worker the same way, as a second job
 // beside the run: its two trainers travel as one state (pack_comparison_state), it has generations
 // of its own, and the worker pauses it by itself at kComparisonTargetSteps, as the page would.
+// So do the probes of the model as it is (training/probe.h), a third job: the worker probes one
+// head at a time and sends each result as it comes.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "engine/training/probe.h"
 #include "engine/training/task.h"
 #include "app/timeline_sample.h"
 
 namespace headlab::app {
 
-enum class WorkerJob { run = 0, comparison = 1 };
+enum class WorkerJob { run = 0, comparison = 1, probes = 2 };
 
 struct WorkerRun {
   WorkerJob job = WorkerJob::run;
@@ -33,7 +36,9 @@ struct WorkerRun {
   int held_out_count = 60;
   int induction_held_out_count = 100;
   int last_sample_step = 0;         // the session's newest timeline sample
-  std::vector<std::uint8_t> state;  // training::Trainer::save_state(); of a comparison, both (pack_comparison_state)
+  // training::Trainer::save_state(); of a comparison, both (pack_comparison_state); of the probes,
+  // the run whose model they probe.
+  std::vector<std::uint8_t> state;
 };
 
 // What the worker reached since its last update, for each job it has. A part whose generation is 0
@@ -45,6 +50,8 @@ struct WorkerUpdate {
   std::uint64_t comparison_generation = 0;
   std::vector<std::uint8_t> comparison_state;  // both trainers (pack_comparison_state)
   bool comparison_paused = false;         // it reached its target and the worker stopped it
+  std::uint64_t probes_generation = 0;
+  std::vector<training::HeadProbe> probes;  // every head probed so far, layer-major
   // The worker could not take the job of that generation (then nothing else is set).
   std::string error;
 };

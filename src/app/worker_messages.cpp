@@ -113,7 +113,7 @@ Result<T> decode(const std::string& text, const char* what, Read read) {
 }  // namespace
 
 std::string encode_run_header(const WorkerRun& run) {
-  return json{{"job", run.job == WorkerJob::comparison ? "comparison" : "run"},
+  return json{{"job", run.job == WorkerJob::comparison ? "comparison" : run.job == WorkerJob::probes ? "probes" : "run"},
               {"generation", run.generation},
               {"task", training::task_name(run.task)},
               {"seed", run.seed},
@@ -127,7 +127,8 @@ std::string encode_run_header(const WorkerRun& run) {
 Result<WorkerRun> decode_run_header(const std::string& text) {
   return decode<WorkerRun>(text, "training run", [](Reader& r, const json& j) {
     WorkerRun run;
-    run.job = r.text(r.at(j, "job")) == "comparison" ? WorkerJob::comparison : WorkerJob::run;
+    const std::string job = r.text(r.at(j, "job"));
+    run.job = job == "comparison" ? WorkerJob::comparison : job == "probes" ? WorkerJob::probes : WorkerJob::run;
     run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
     run.task = r.text(r.at(j, "task")) == "induction" ? training::Task::induction : training::Task::grammar;
     run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
@@ -140,13 +141,19 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
 }
 
 std::string encode_update_header(const WorkerUpdate& update) {
-  json samples = json::array();
+  json samples = json::array(), probes = json::array();
   for (const TimelineSample& sample : update.samples) samples.push_back(sample_json(sample));
+  for (const training::HeadProbe& p : update.probes)
+    probes.push_back(json::array({p.layer, p.head, number(p.pos_accuracy), number(p.pos_control_accuracy),
+                                  number(p.pos_selectivity), number(p.relation_accuracy),
+                                  number(p.relation_control_accuracy), number(p.relation_selectivity)}));
   return json{{"generation", update.generation},
               {"error", update.error},
               {"samples", samples},
               {"comparison_generation", update.comparison_generation},
-              {"comparison_paused", update.comparison_paused}}
+              {"comparison_paused", update.comparison_paused},
+              {"probes_generation", update.probes_generation},
+              {"probes", probes}}
       .dump();
 }
 
@@ -159,6 +166,12 @@ Result<WorkerUpdate> decode_update_header(const std::string& text) {
     update.comparison_generation = r.integer<std::uint64_t>(r.at(j, "comparison_generation"));
     const json& paused = r.at(j, "comparison_paused");
     update.comparison_paused = paused.is_boolean() && paused.get<bool>();
+    update.probes_generation = r.integer<std::uint64_t>(r.at(j, "probes_generation"));
+    for (const json& p : r.array(r.at(j, "probes"))) {
+      const auto real = [&](std::size_t k) { return static_cast<float>(r.real(r.item(p, k))); };
+      update.probes.push_back({r.integer<int>(r.item(p, 0)), r.integer<int>(r.item(p, 1)), real(2), real(3), real(4),
+                               real(5), real(6), real(7)});
+    }
     return update;
   });
 }

@@ -1,6 +1,6 @@
 // The training worker's engine (web/training-worker.js loads it into a Web Worker): a
-// TrainingSession of its own that takes over the page's run and comparison, trains them as fast as
-// one core allows, and hands back what they reached (app/training_worker.h). No SDL, GL or ImGui;
+// TrainingSession of its own that takes over the page's run, comparison and probes, trains them as
+// fast as one core allows, and hands back what they reached (app/training_worker.h). No SDL, GL or ImGui;
 // the grammar and the label thresholds are its only assets.
 #include <emscripten.h>
 
@@ -19,6 +19,7 @@ struct Worker {
   std::optional<headlab::app::TrainingSession> session;
   std::uint64_t generation = 0;             // of the run it has
   std::uint64_t comparison_generation = 0;  // of the comparison it has
+  std::uint64_t probes_generation = 0;      // of the probes it makes
   std::string text;                   // the last string returned to JS
   std::vector<std::uint8_t> state;    // the last update's run
   std::vector<std::uint8_t> comparison_state;  // and comparison
@@ -41,8 +42,8 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_init() {
   return "";
 }
 
-// Takes over a run or the comparison (app::encode_run_header and the trainers' bytes). "" or, when
-// it cannot be taken, the update header that tells the page so.
+// Takes over a run, the comparison or the probes (app::encode_run_header and the trainers' bytes).
+// "" or, when it cannot be taken, the update header that tells the page so.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const unsigned char* state, int size) {
   using headlab::app::WorkerJob;
   headlab::Result<headlab::app::WorkerRun> run = headlab::app::decode_run_header(header ? header : "");
@@ -50,10 +51,12 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const 
   if (!run.ok()) {
     refusal.error = run.error();
   } else {
-    if (run.value().job == WorkerJob::comparison)
-      refusal.comparison_generation = g_worker.comparison_generation = run.value().generation;
-    else
-      refusal.generation = g_worker.generation = run.value().generation;
+    const std::uint64_t generation = run.value().generation;
+    switch (run.value().job) {
+      case WorkerJob::run: refusal.generation = g_worker.generation = generation; break;
+      case WorkerJob::comparison: refusal.comparison_generation = g_worker.comparison_generation = generation; break;
+      case WorkerJob::probes: refusal.probes_generation = g_worker.probes_generation = generation; break;
+    }
     run.value().state.assign(state, state + size);
     refusal.error = g_worker.session ? g_worker.session->take_over(run.value()) : "the training worker did not start";
   }
@@ -61,16 +64,17 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const 
   return g_worker.text.c_str();
 }
 
-// Ends a job (app::WorkerJob: 0 the run, 1 the comparison).
+// Ends a job (app::WorkerJob: 0 the run, 1 the comparison, 2 the probes).
 EMSCRIPTEN_KEEPALIVE void headlab_worker_stop(int job) {
-  if (g_worker.session) g_worker.session->stop_job(job == 1 ? headlab::app::WorkerJob::comparison : headlab::app::WorkerJob::run);
+  using headlab::app::WorkerJob;
+  if (g_worker.session) g_worker.session->stop_job(job == 1 ? WorkerJob::comparison : job == 2 ? WorkerJob::probes : WorkerJob::run);
 }
 
 // 1 while it has a job to train.
 EMSCRIPTEN_KEEPALIVE int headlab_worker_busy() { return g_worker.session && g_worker.session->has_jobs() ? 1 : 0; }
 
-// Trains for about `milliseconds`; 1 when the page should hear now (timeline samples, or the
-// comparison paused at its target).
+// Trains for about `milliseconds` (after probing a head, when it makes probes); 1 when the page
+// should hear now (timeline samples, the comparison paused at its target, a head probed).
 EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
   if (!g_worker.session) return 0;
   g_worker.session->train_for(milliseconds / 1000.0);
@@ -80,7 +84,8 @@ EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
 // The update now: its header here, the run's bytes at headlab_worker_update_state and the
 // comparison's at headlab_worker_update_comparison_state.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_update() {
-  headlab::app::WorkerUpdate update = g_worker.session->take_update(g_worker.generation, g_worker.comparison_generation);
+  headlab::app::WorkerUpdate update =
+      g_worker.session->take_update(g_worker.generation, g_worker.comparison_generation, g_worker.probes_generation);
   g_worker.state = std::move(update.state);
   g_worker.comparison_state = std::move(update.comparison_state);
   g_worker.text = headlab::app::encode_update_header(update);

@@ -2,7 +2,7 @@
 // in this process, reached only through the same message codec the page uses), adopts what the
 // worker reaches, and ends up with exactly the run it would have trained itself. Pause, steps by
 // hand and a worker that fails or refuses all leave the page with a run it can go on with. The
-// one-vs-many comparison goes to the worker beside the run, the same way.
+// one-vs-many comparison and the probes go to the worker beside the run, the same way.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -36,6 +36,11 @@ class InProcessWorker : public TrainingWorker {
       ASSERT_EQ(session.take_over(copy), "");
       return;
     }
+    if (copy.job == WorkerJob::probes) {
+      probes_generation = copy.generation;
+      ASSERT_EQ(session.take_over(copy), "");
+      return;
+    }
     generation = copy.generation;
     error = session.take_over(copy);
   }
@@ -45,12 +50,13 @@ class InProcessWorker : public TrainingWorker {
   }
   void set_learning_rate(float learning_rate) override { session.set_learning_rate(learning_rate); }
 
-  // Trains `rounds` rounds (a step of each job it has) and returns the update the page would receive.
+  // Probes a head if it has probes to make, trains `rounds` rounds (a step of each job it has) and
+  // returns the update the page would receive.
   WorkerUpdate train(int rounds) {
     WorkerUpdate update;
     if (error.empty()) {
       session.train_for(1e9, rounds);
-      update = session.take_update(generation, comparison_generation);
+      update = session.take_update(generation, comparison_generation, probes_generation);
     } else {
       update.generation = generation;
       update.error = error;
@@ -65,7 +71,7 @@ class InProcessWorker : public TrainingWorker {
 
   TrainingSession session;
   bool alive = true;
-  std::uint64_t generation = 0, comparison_generation = 0;
+  std::uint64_t generation = 0, comparison_generation = 0, probes_generation = 0;
   WorkerRun comparison_run;  // the last comparison handed over
   std::string error;
   int prepares = 0, starts = 0, stops = 0;
@@ -326,7 +332,96 @@ TEST(TrainingWorker, AComparisonGoesOnInThePageWhenTheWorkerFails) {
   EXPECT_EQ(page.comparison()->many.steps_done(), page.comparison()->one.steps_done());
 }
 
-TEST(WorkerMessages, AComparisonTravelsAsOneStateAndItsHeaderRoundTrips) {
+void expect_same_probes(const ProbeProgress& a, const ProbeProgress& b) {
+  EXPECT_EQ(a.step, b.step);
+  ASSERT_EQ(a.heads.size(), b.heads.size());
+  for (std::size_t k = 0; k < a.heads.size(); ++k) {
+    const training::HeadProbe &x = a.heads[k], &y = b.heads[k];
+    EXPECT_EQ(x.layer, y.layer);
+    EXPECT_EQ(x.head, y.head);
+    EXPECT_EQ(x.pos_accuracy, y.pos_accuracy) << "head " << k;
+    EXPECT_EQ(x.pos_control_accuracy, y.pos_control_accuracy);
+    EXPECT_EQ(x.pos_selectivity, y.pos_selectivity);
+    EXPECT_EQ(x.relation_accuracy, y.relation_accuracy);
+    EXPECT_EQ(x.relation_control_accuracy, y.relation_control_accuracy);
+    EXPECT_EQ(x.relation_selectivity, y.relation_selectivity);
+  }
+}
+
+TEST(TrainingWorker, ProbesMadeInTheWorkerAreTheProbesThePageWouldHaveMade) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources()), alone(test_resources());
+  page.attach_worker(&worker);
+  page.step(60);
+  alone.step(60);
+  ASSERT_EQ(page.start_probes(), "");
+  EXPECT_TRUE(page.probes_in_worker());
+  EXPECT_EQ(worker.starts, 1);
+  EXPECT_TRUE(page.probes().running());
+  page.advance_frame();
+  EXPECT_TRUE(page.probes().heads.empty());  // the page probes nothing itself
+  page.receive(worker.train(1));
+  EXPECT_EQ(page.probes().heads.size(), 1u);  // a head at a time, each sent as it comes
+  for (int k = 0; k < 10 && page.probes().running(); ++k) page.receive(worker.train(1));
+  EXPECT_FALSE(page.probes().running());
+  EXPECT_FALSE(page.probes_in_worker());
+  EXPECT_EQ(page.probes().heads.size(), 8u);
+
+  ASSERT_EQ(alone.start_probes(), "");
+  alone.finish_probes();
+  expect_same_probes(page.probes(), alone.probes());
+}
+
+TEST(TrainingWorker, PlayPressedWhileTheWorkerProbesLeavesTheProbesGoing) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources());
+  page.attach_worker(&worker);
+  page.step(20);
+  ASSERT_EQ(page.start_probes(), "");
+  page.set_running(true);
+  page.advance_frame();  // the run follows the probes to the worker, which had no run yet
+  EXPECT_TRUE(page.training_in_worker());
+  EXPECT_TRUE(page.probes_in_worker());
+  for (int k = 0; k < 10 && page.probes().running(); ++k) page.receive(worker.train(3));
+  EXPECT_FALSE(page.probes().running());
+  EXPECT_EQ(page.probes().heads.size(), 8u);
+  EXPECT_EQ(page.probes().step, 20);  // of the model they started on
+  EXPECT_EQ(page.trainer()->steps_done(), 20 + 8 * 3);
+}
+
+TEST(TrainingWorker, WaitingForProbesMakesThemHereAndAFailedWorkerLeavesThemToThePage) {
+  {
+    InProcessWorker worker;
+    TrainingSession page(test_resources()), alone(test_resources());
+    page.attach_worker(&worker);
+    page.step(20);
+    alone.step(20);
+    ASSERT_EQ(page.start_probes(), "");
+    page.receive(worker.train(1));
+    const WorkerUpdate late = worker.train(1);
+    page.finish_probes();  // the API's wait: all of them, here and now
+    EXPECT_FALSE(page.probes_in_worker());
+    page.receive(late);  // of the probes that finish_probes took back
+    ASSERT_EQ(alone.start_probes(), "");
+    alone.finish_probes();
+    expect_same_probes(page.probes(), alone.probes());
+  }
+  {
+    InProcessWorker worker;
+    TrainingSession page(test_resources());
+    page.attach_worker(&worker);
+    ASSERT_EQ(page.start_probes(), "");
+    page.receive(worker.train(1));
+    worker.alive = false;
+    page.advance_frame();  // started over here, one head a frame
+    EXPECT_FALSE(page.probes_in_worker());
+    EXPECT_EQ(page.probes().heads.size(), 1u);
+    for (int k = 0; k < 10 && page.probes().running(); ++k) page.advance_frame();
+    EXPECT_EQ(page.probes().heads.size(), 8u);
+  }
+}
+
+TEST(WorkerMessages, AComparisonTravelsAsOneStateAndTheHeadersOfEveryJobRoundTrip) {
   const std::vector<std::uint8_t> many = {1, 2, 3}, one = {4, 5};
   const ComparisonState parts = unpack_comparison_state(pack_comparison_state(many, one));
   EXPECT_EQ(parts.error, "");
@@ -348,11 +443,18 @@ TEST(WorkerMessages, AComparisonTravelsAsOneStateAndItsHeaderRoundTrips) {
   WorkerUpdate update;
   update.comparison_generation = 4;
   update.comparison_paused = true;
+  update.probes_generation = 6;
+  update.probes = {{1, 2, 0.5f, 1.0f / 3.0f, 0.5f - 1.0f / 3.0f, 0.25f, 0.125f, 0.125f}};
   const Result<WorkerUpdate> update_back = decode_update_header(encode_update_header(update));
   ASSERT_TRUE(update_back.ok()) << update_back.error();
   EXPECT_EQ(update_back.value().generation, 0u);
   EXPECT_EQ(update_back.value().comparison_generation, 4u);
   EXPECT_TRUE(update_back.value().comparison_paused);
+  EXPECT_EQ(update_back.value().probes_generation, 6u);
+  ASSERT_EQ(update_back.value().probes.size(), 1u);
+  EXPECT_EQ(update_back.value().probes[0].head, 2);
+  EXPECT_EQ(update_back.value().probes[0].pos_control_accuracy, 1.0f / 3.0f);  // exactly
+  EXPECT_EQ(update_back.value().probes[0].pos_selectivity, 0.5f - 1.0f / 3.0f);
 }
 
 TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {

@@ -97,7 +97,7 @@ test('Play in the Training tab: the loss falls, heads take roles, the page keeps
   await context.close();
 });
 
-test('probe bars run in the page, one big head vs several small heads in the training worker', async () => {
+test('probe bars and one big head vs several small heads, both made in the training worker', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'tab/training');
   await page.evaluate(() => window.headlab.trainStep(300));
@@ -105,10 +105,14 @@ test('probe bars run in the page, one big head vs several small heads in the tra
   await click(page, 'train/probe');
   let state = await trainState(page);
   assert.equal(state.probes.step, 300);
-  // One head per frame: wait for all eight.
+  assert.equal(state.probes.in_worker, true);
+  // A head at a time in the worker, while the page keeps its frames: wait for all eight.
+  const framesBefore = state.frames;
   await page.waitForFunction(() => !window.headlab.trainState().probes.running, null, { timeout: 60000 });
   state = await trainState(page);
   assert.equal(state.probes.heads.length, 8);
+  assert.equal(state.probes.in_worker, false);
+  assert.ok(state.frames - framesBefore > 8, `the page kept its frames (${state.frames - framesBefore})`);
   for (const h of state.probes.heads) {
     assert.ok(h.pos_accuracy >= 0 && h.pos_accuracy <= 1);
     assert.ok(Math.abs(h.pos_selectivity - (h.pos_accuracy - h.pos_control_accuracy)) < 1e-5);
@@ -119,12 +123,12 @@ test('probe bars run in the page, one big head vs several small heads in the tra
   await click(page, 'train/view/compare');
   await click(page, 'train/compare');
   await page.waitForFunction(() => window.headlab.trainState().comparison?.in_worker, null, { timeout: 30000 });
-  const framesBefore = (await trainState(page)).frames;
+  const comparisonFrames = (await trainState(page)).frames;
   await page.waitForTimeout(6000);
   state = await trainState(page);
   assert.equal(state.comparison.in_worker, true);
   assert.ok(state.comparison.step > 50, `both trained in the worker (${state.comparison.step} steps)`);
-  assert.ok(state.frames - framesBefore > 60, `the page kept its frames (${state.frames - framesBefore} in 6 s)`);
+  assert.ok(state.frames - comparisonFrames > 60, `the page kept its frames (${state.frames - comparisonFrames} in 6 s)`);
   await click(page, 'train/compare');  // pause
   state = await trainState(page);
   const comparison = state.comparison;
