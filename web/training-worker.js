@@ -1,11 +1,11 @@
 // The training worker: a second engine (headlab_trainer.wasm) that trains what the page hands it,
-// the run while the learner has Play pressed and the one-vs-many comparison while it runs, and
-// makes the probes of a model, so training and drawing each get a core of their own. It sends
-// back what they reached about four times a second, and right away when a timeline sample is
-// taken, the comparison reaches its target or a head is probed. Messages in: {type: 'start',
-// header, state}, {type: 'stop', job} (0 the run, 1 the comparison, 2 the probes),
-// {type: 'learningRate', value}; out: {type: 'update', header, state, comparison},
-// {type: 'failed', reason}. See src/app/training_worker.h for the protocol.
+// the run while the learner has Play pressed and the one-vs-many comparison and experiment while
+// they run, and makes the probes of a model, so training and drawing each get a core of their
+// own. It sends back what they reached about four times a second, and right away when a timeline
+// sample is taken, the comparison reaches its target, a head is probed or the experiment ends.
+// Messages in: {type: 'start', header, state}, {type: 'stop', job} (0 the run, 1 the comparison,
+// 2 the probes, 3 the experiment), {type: 'learningRate', value}; out: {type: 'update', header,
+// state}, {type: 'failed', reason}. See src/app/training_worker.h for the protocol.
 'use strict';
 
 const UPDATE_EVERY_MS = 250;
@@ -35,15 +35,11 @@ function withString(text, use) {
   }
 }
 
-function heapBytes(pointer, size) {
-  return Module.HEAPU8.slice(pointer, pointer + size).buffer;
-}
-
 function postUpdate() {
   const header = Module.UTF8ToString(Module._headlab_worker_update());
-  const state = heapBytes(Module._headlab_worker_update_state(), Module._headlab_worker_update_size());
-  const comparison = heapBytes(Module._headlab_worker_update_comparison_state(), Module._headlab_worker_update_comparison_size());
-  self.postMessage({ type: 'update', header, state, comparison }, [state, comparison]);
+  const pointer = Module._headlab_worker_update_bytes();
+  const state = Module.HEAPU8.slice(pointer, pointer + Module._headlab_worker_update_size()).buffer;
+  self.postMessage({ type: 'update', header, state }, [state]);
   lastUpdate = performance.now();
 }
 
@@ -83,7 +79,7 @@ function handleMessage(message) {
       Module._free(pointer);
     }
     if (refusal) {
-      self.postMessage({ type: 'update', header: refusal, state: new ArrayBuffer(0), comparison: new ArrayBuffer(0) });
+      self.postMessage({ type: 'update', header: refusal, state: new ArrayBuffer(0) });
     } else {
       lastUpdate = performance.now();
     }

@@ -80,7 +80,8 @@ json experiment_json(const TrainingSession& session) {
   for (const training::HeadCountPoint& p : e->points())
     points.push_back({{"heads", p.heads}, {"runs", p.runs}, {"mean", p.runs ? number(p.mean) : json(nullptr)},
                       {"min", p.runs ? number(p.min) : json(nullptr)}, {"max", p.runs ? number(p.max) : json(nullptr)}});
-  return {{"running", session.experiment_running()}, {"done", e->done()}, {"step", e->steps_done()},
+  return {{"running", session.experiment_running()}, {"in_worker", session.experiment_in_worker()},
+          {"done", e->done()}, {"step", e->steps_done()},
           {"total", e->steps_total()}, {"steps_per_run", e->steps_per_run()}, {"runs", runs}, {"points", points}};
 }
 

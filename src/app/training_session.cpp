@@ -280,10 +280,12 @@ double TrainingSession::advance_frame() {
     // The run, the comparison and the experiment share the frame's budget.
     if (running_ && trainer_ && worker_usable() && !handed_over_) hand_over();
     if (comparison_running_ && comparison_ && worker_usable() && !comparison_handed_over_) hand_over_comparison();
-    if (!worker_usable()) handed_over_ = comparison_handed_over_ = false;  // it failed: go on here from the last update
+    if (experiment_running_ && experiment_ && worker_usable() && !experiment_handed_over_) hand_over_experiment();
+    // The worker failed: each goes on here from the last update.
+    if (!worker_usable()) handed_over_ = comparison_handed_over_ = experiment_handed_over_ = false;
     const bool train = running_ && trainer_ && !handed_over_,
                compare = comparison_running_ && comparison_ && !comparison_handed_over_,
-               experiment = experiment_running_ && experiment_;
+               experiment = experiment_running_ && experiment_ && !experiment_handed_over_;
     const int jobs = std::max(1, int{train} + int{compare} + int{experiment});
     if (train) train_within(budget / jobs, start);
     if (experiment) {
@@ -356,6 +358,7 @@ void TrainingSession::receive(const WorkerUpdate& update) {
   const bool for_run = handed_over_ && trainer_ && update.generation == generation_;
   const bool for_comparison = comparison_handed_over_ && comparison_ && update.comparison_generation == comparison_generation_;
   const bool for_probes = probes_handed_over_ && update.probes_generation == probes_generation_;
+  const bool for_experiment = experiment_handed_over_ && experiment_ && update.experiment_generation == experiment_generation_;
   std::string error = update.error;
   if (error.empty() && for_run) error = trainer_->restore_state(update.state.data(), update.state.size());
   if (error.empty() && for_comparison) {
@@ -364,14 +367,22 @@ void TrainingSession::receive(const WorkerUpdate& update) {
     if (error.empty()) error = comparison_->many.restore_state(parts.many.data(), parts.many.size());
     if (error.empty()) error = comparison_->one.restore_state(parts.one.data(), parts.one.size());
   }
+  if (error.empty() && for_experiment)
+    error = experiment_->restore_state(update.experiment_state.data(), update.experiment_state.size());
   if (!error.empty()) {
-    if (!for_run && !for_comparison && !for_probes) return;  // about a job recalled since
+    if (!for_run && !for_comparison && !for_probes && !for_experiment) return;  // about a job recalled since
     // The page trains on from what it has; the worker is not asked again.
     worker_refused_ = true;
     recall();
     recall_comparison();
+    recall_experiment();
     if (probes_handed_over_) probe_here();
     return;
+  }
+  if (for_experiment && experiment_->done()) {  // the worker ended it with its last run
+    experiment_running_ = false;
+    experiment_handed_over_ = false;
+    ++experiment_generation_;
   }
   if (for_probes && update.probes.size() <= static_cast<std::size_t>(probes_.total)) {
     probes_.heads = update.probes;
@@ -398,6 +409,7 @@ void TrainingSession::receive(const WorkerUpdate& update) {
 std::string TrainingSession::take_over(const WorkerRun& run) {
   if (run.job == WorkerJob::comparison) return take_over_comparison(run);
   if (run.job == WorkerJob::probes) return take_over_probes(run);
+  if (run.job == WorkerJob::experiment) return take_over_experiment(run);
   settings_.sample_every = std::max(1, run.sample_every);
   settings_.held_out_count = run.held_out_count;
   settings_.induction_held_out_count = run.induction_held_out_count;
@@ -452,14 +464,17 @@ void TrainingSession::stop_job(WorkerJob job) {
   } else if (job == WorkerJob::comparison) {
     comparison_running_ = false;
     comparison_paused_ = false;
-  } else {
+  } else if (job == WorkerJob::probes) {
     worker_probes_active_ = false;
     probe_data_.reset();
+  } else {
+    experiment_running_ = false;
+    experiment_finished_ = false;
   }
 }
 
 bool TrainingSession::has_training_jobs() const {
-  return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_);
+  return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_) || (experiment_running_ && experiment_);
 }
 
 bool TrainingSession::has_jobs() const { return has_training_jobs() || (worker_probes_active_ && probes_.running()); }
@@ -490,6 +505,13 @@ int TrainingSession::train_for(double seconds, int rounds) {
       comparison_running_ = false;
       comparison_paused_ = true;
     }
+    if (experiment_running_ && experiment_) {
+      experiment_->step(1);
+      if (experiment_->done()) {
+        experiment_running_ = false;
+        experiment_finished_ = true;
+      }
+    }
     ++done;
     const double now = now_seconds(), took = now - before;
     round_seconds = round_seconds <= 0.0 ? took : 0.9 * round_seconds + 0.1 * took;
@@ -498,25 +520,29 @@ int TrainingSession::train_for(double seconds, int rounds) {
   return done;
 }
 
-WorkerUpdate TrainingSession::take_update(std::uint64_t generation, std::uint64_t comparison_generation,
-                                          std::uint64_t probes_generation) {
+WorkerUpdate TrainingSession::take_update(const WorkerGenerations& generations) {
   WorkerUpdate update;
   if (worker_probes_active_ || probes_.heads.size() > probes_sent_) {
-    update.probes_generation = probes_generation;
+    update.probes_generation = generations.probes;
     update.probes = probes_.heads;
     probes_sent_ = probes_.heads.size();
   }
   if (worker_run_active_ && trainer_) {
-    update.generation = generation;
+    update.generation = generations.run;
     update.state = trainer_->save_state();
     update.samples.assign(timeline_.begin() + static_cast<std::ptrdiff_t>(samples_sent_), timeline_.end());
     samples_sent_ = timeline_.size();
   }
   if (comparison_ && (comparison_running_ || comparison_paused_)) {
-    update.comparison_generation = comparison_generation;
+    update.comparison_generation = generations.comparison;
     update.comparison_state = pack_comparison_state(comparison_->many.save_state(), comparison_->one.save_state());
     update.comparison_paused = comparison_paused_;
     comparison_paused_ = false;
+  }
+  if (experiment_ && (experiment_running_ || experiment_finished_)) {
+    update.experiment_generation = generations.experiment;
+    update.experiment_state = experiment_->save_state();
+    experiment_finished_ = false;
   }
   return update;
 }
@@ -611,11 +637,15 @@ void TrainingSession::set_comparison_running(bool running) {
   comparison_running_ = running;
 }
 
-std::string TrainingSession::start_experiment() {
+Result<training::HeadCountExperiment> TrainingSession::make_experiment(float learning_rate) const {
   training::TrainerConfig config;
-  config.learning_rate = settings_.learning_rate;
-  Result<training::HeadCountExperiment> experiment =
-      training::HeadCountExperiment::create(config, *grammar_, {1, 2, 4, 8}, {1, 2, 3}, kExperimentStepsPerRun);
+  config.learning_rate = learning_rate;
+  return training::HeadCountExperiment::create(config, *grammar_, {1, 2, 4, 8}, {1, 2, 3}, kExperimentStepsPerRun);
+}
+
+std::string TrainingSession::start_experiment() {
+  recall_experiment();
+  Result<training::HeadCountExperiment> experiment = make_experiment(settings_.learning_rate);
   if (!experiment.ok()) return experiment.error();
   experiment_ = std::move(experiment).value();
   experiment_running_ = true;
@@ -624,6 +654,7 @@ std::string TrainingSession::start_experiment() {
 
 void TrainingSession::set_experiment_running(bool running) {
   if (running && (!experiment_ || experiment_->done()) && !start_experiment().empty()) return;
+  if (!running) recall_experiment();  // it goes on from the last update the page adopted
   experiment_running_ = running;
 }
 
@@ -632,7 +663,35 @@ int TrainingSession::step_experiment(int steps) {
     if (!start_experiment().empty()) return 0;
     experiment_running_ = false;  // stepping by hand does not also start it running
   }
+  recall_experiment();  // steps by hand go on from what the page has; a running one goes back next frame
   return experiment_->step(std::max(steps, 0));
+}
+
+void TrainingSession::hand_over_experiment() {
+  WorkerRun run;
+  run.job = WorkerJob::experiment;
+  run.generation = ++experiment_generation_;
+  run.learning_rate = experiment_->base().learning_rate;
+  run.state = experiment_->save_state();
+  worker_->start(run);
+  experiment_handed_over_ = true;
+}
+
+void TrainingSession::recall_experiment() {
+  if (!experiment_handed_over_) return;
+  worker_->stop(WorkerJob::experiment);
+  experiment_handed_over_ = false;
+  ++experiment_generation_;
+}
+
+std::string TrainingSession::take_over_experiment(const WorkerRun& run) {
+  Result<training::HeadCountExperiment> experiment = make_experiment(run.learning_rate);
+  if (!experiment.ok()) return experiment.error();
+  if (std::string e = experiment.value().restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
+  experiment_ = std::move(experiment).value();
+  experiment_running_ = !experiment_->done();
+  experiment_finished_ = false;
+  return {};
 }
 
 int TrainingSession::step_comparison(int steps) {

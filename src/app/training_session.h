@@ -52,8 +52,8 @@ inline constexpr double kMaxFrameBudgetSeconds = 0.040;
 inline constexpr float kMinLearningRate = 1e-4f, kMaxLearningRate = 3e-2f;
 // The comparison pauses itself here (the learner can press play again to go on).
 inline constexpr int kComparisonTargetSteps = 1500;
-// Steps of each of the experiment's 12 runs: about a minute natively for all 12, a few minutes in
-// the page (docs/training.md).
+// Steps of each of the experiment's 12 runs: about a minute for all 12 natively or in the training
+// worker, a few minutes where the page trains it in its frames (docs/training.md).
 inline constexpr int kExperimentStepsPerRun = 1000;
 
 // Every head of the model being trained, on one held-out input the learner picks, refreshed a few
@@ -115,9 +115,9 @@ class TrainingSession {
   int step(int steps);
 
   // The page's training worker (none natively or in most tests). While Play is pressed the run
-  // trains there, and so does the comparison while it runs, and the probes are made there; the page
-  // adopts what they reach (training_worker.h). The experiment, and everything when the worker is
-  // unavailable, train here in the frame's budget.
+  // trains there, and so do the comparison and the experiment while they run, and the probes are
+  // made there; the page adopts what they reach (training_worker.h). Everything trains here in the
+  // frame's budget when the worker is unavailable.
   void attach_worker(TrainingWorker* worker) { worker_ = worker; }
   // An update from the worker, adopted when it belongs to the run handed over last.
   void receive(const WorkerUpdate& update);
@@ -127,6 +127,8 @@ class TrainingSession {
   bool comparison_in_worker() const { return comparison_handed_over_; }
   // The probes are being made in the worker now.
   bool probes_in_worker() const { return probes_handed_over_; }
+  // The experiment is in the worker now (running, and the worker took it).
+  bool experiment_in_worker() const { return experiment_handed_over_; }
   // Play trains in a worker (so "speed", the share of each frame, does not apply).
   bool uses_worker() const { return worker_usable(); }
 
@@ -135,17 +137,18 @@ class TrainingSession {
   std::string take_over(const WorkerRun& run);
   void stop_job(WorkerJob job);
   bool has_jobs() const;
-  // Probes one head when it has probes to make, then trains the run and the comparison, a step of
-  // each in turn, for about `seconds` or `rounds` rounds (the timeline sampled when due, the
-  // comparison paused at its target). Returns the rounds.
+  // Probes one head when it has probes to make, then trains the run, the comparison and the
+  // experiment, a step of each in turn, for about `seconds` or `rounds` rounds (the timeline
+  // sampled when due, the comparison paused at its target, the experiment ended when done).
+  // Returns the rounds.
   int train_for(double seconds, int rounds = std::numeric_limits<int>::max());
   // The parts of the jobs it has, under the generations they were handed over with.
-  WorkerUpdate take_update(std::uint64_t generation, std::uint64_t comparison_generation = 0,
-                           std::uint64_t probes_generation = 0);
-  // New timeline samples, a comparison that paused itself or a head probed: the page should hear
-  // of them now.
+  WorkerUpdate take_update(const WorkerGenerations& generations);
+  // New timeline samples, a comparison that paused itself, a head probed or the experiment done:
+  // the page should hear of them now.
   bool update_due() const {
-    return timeline_.size() > samples_sent_ || comparison_paused_ || probes_.heads.size() > probes_sent_;
+    return timeline_.size() > samples_sent_ || comparison_paused_ || probes_.heads.size() > probes_sent_ ||
+           experiment_finished_;
   }
 
   // Once per frame: trains for about the frame budget (speed x the frame interval) when running,
@@ -167,7 +170,7 @@ class TrainingSession {
 
   // One vs many as an experiment (training/head_count_experiment.h): 1, 2, 4 and 8 heads at the
   // same width, 3 seeds each, kExperimentStepsPerRun steps, scored by held-out loss; the
-  // session's learning rate. Trained by frames while running, like the comparison.
+  // session's learning rate. Trained in the worker (or by frames) while running, like the comparison.
   std::string start_experiment();
   void set_experiment_running(bool running);
   bool experiment_running() const { return experiment_running_; }
@@ -217,6 +220,10 @@ class TrainingSession {
   void hand_over_probes();
   void recall_probes();
   std::string take_over_probes(const WorkerRun& run);
+  void hand_over_experiment();
+  void recall_experiment();
+  std::string take_over_experiment(const WorkerRun& run);
+  Result<training::HeadCountExperiment> make_experiment(float learning_rate) const;
   // Probes of the model as it is now, made here (the forward passes now, the heads one by one).
   void probe_here();
   void probe_next_head();
@@ -261,6 +268,9 @@ class TrainingSession {
   std::uint64_t probes_generation_ = 0;      // of the probes' last hand-over
   bool worker_probes_active_ = false;        // worker side: it has probes to make
   std::size_t probes_sent_ = 0;              // worker side: probed heads already in an update
+  bool experiment_handed_over_ = false;      // the worker has the experiment
+  std::uint64_t experiment_generation_ = 0;  // of the experiment's last hand-over
+  bool experiment_finished_ = false;         // worker side: its last run ended since the last update
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
   double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames

@@ -14,7 +14,9 @@
 // beside the run: its two trainers travel as one state (pack_comparison_state), it has generations
 // of its own, and the worker pauses it by itself at kComparisonTargetSteps, as the page would.
 // So do the probes of the model as it is (training/probe.h), a third job: the worker probes one
-// head at a time and sends each result as it comes.
+// head at a time and sends each result as it comes; and the head-count experiment
+// (training/head_count_experiment.h), a fourth, which the worker ends itself when its last run is
+// done.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,20 +27,26 @@
 
 namespace headlab::app {
 
-enum class WorkerJob { run = 0, comparison = 1, probes = 2 };
+enum class WorkerJob { run = 0, comparison = 1, probes = 2, experiment = 3 };
 
 struct WorkerRun {
   WorkerJob job = WorkerJob::run;
   std::uint64_t generation = 0;   // this hand-over; updates name it
   training::Task task = training::Task::grammar;
   std::uint32_t seed = 1;
+  float learning_rate = 3e-3f;      // the experiment's: every run it has yet to start trains at it
   int sample_every = 100;
   int held_out_count = 60;
   int induction_held_out_count = 100;
   int last_sample_step = 0;         // the session's newest timeline sample
   // training::Trainer::save_state(); of a comparison, both (pack_comparison_state); of the probes,
-  // the run whose model they probe.
+  // the run whose model they probe; of the experiment, HeadCountExperiment::save_state().
   std::vector<std::uint8_t> state;
+};
+
+// The generation each job was last handed over with (0: the worker has not had that job).
+struct WorkerGenerations {
+  std::uint64_t run = 0, comparison = 0, probes = 0, experiment = 0;
 };
 
 // What the worker reached since its last update, for each job it has. A part whose generation is 0
@@ -52,6 +60,8 @@ struct WorkerUpdate {
   bool comparison_paused = false;         // it reached its target and the worker stopped it
   std::uint64_t probes_generation = 0;
   std::vector<training::HeadProbe> probes;  // every head probed so far, layer-major
+  std::uint64_t experiment_generation = 0;
+  std::vector<std::uint8_t> experiment_state;  // HeadCountExperiment::save_state()
   // The worker could not take the job of that generation (then nothing else is set).
   std::string error;
 };

@@ -1,5 +1,6 @@
 #include "app/worker_messages.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -98,6 +99,16 @@ TimelineSample read_sample(Reader& r, const json& j) {
   return sample;
 }
 
+const char* job_name(WorkerJob job) {
+  switch (job) {
+    case WorkerJob::run: return "run";
+    case WorkerJob::comparison: return "comparison";
+    case WorkerJob::probes: return "probes";
+    case WorkerJob::experiment: return "experiment";
+  }
+  return "run";
+}
+
 // The worker and the page are one build, so a message that does not read is a bug; it is reported
 // with what was wrong rather than read half.
 template <typename T, typename Read>
@@ -113,7 +124,8 @@ Result<T> decode(const std::string& text, const char* what, Read read) {
 }  // namespace
 
 std::string encode_run_header(const WorkerRun& run) {
-  return json{{"job", run.job == WorkerJob::comparison ? "comparison" : run.job == WorkerJob::probes ? "probes" : "run"},
+  return json{{"job", job_name(run.job)},
+              {"learning_rate", run.learning_rate},
               {"generation", run.generation},
               {"task", training::task_name(run.task)},
               {"seed", run.seed},
@@ -128,7 +140,9 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
   return decode<WorkerRun>(text, "training run", [](Reader& r, const json& j) {
     WorkerRun run;
     const std::string job = r.text(r.at(j, "job"));
-    run.job = job == "comparison" ? WorkerJob::comparison : job == "probes" ? WorkerJob::probes : WorkerJob::run;
+    for (WorkerJob known : {WorkerJob::comparison, WorkerJob::probes, WorkerJob::experiment})
+      if (job == job_name(known)) run.job = known;
+    run.learning_rate = static_cast<float>(r.real(r.at(j, "learning_rate")));
     run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
     run.task = r.text(r.at(j, "task")) == "induction" ? training::Task::induction : training::Task::grammar;
     run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
@@ -140,25 +154,32 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
   });
 }
 
-std::string encode_update_header(const WorkerUpdate& update) {
+EncodedUpdate encode_update(const WorkerUpdate& update) {
   json samples = json::array(), probes = json::array();
   for (const TimelineSample& sample : update.samples) samples.push_back(sample_json(sample));
   for (const training::HeadProbe& p : update.probes)
     probes.push_back(json::array({p.layer, p.head, number(p.pos_accuracy), number(p.pos_control_accuracy),
                                   number(p.pos_selectivity), number(p.relation_accuracy),
                                   number(p.relation_control_accuracy), number(p.relation_selectivity)}));
-  return json{{"generation", update.generation},
-              {"error", update.error},
-              {"samples", samples},
-              {"comparison_generation", update.comparison_generation},
-              {"comparison_paused", update.comparison_paused},
-              {"probes_generation", update.probes_generation},
-              {"probes", probes}}
-      .dump();
+  EncodedUpdate out;
+  out.header = json{{"generation", update.generation},
+                    {"error", update.error},
+                    {"samples", samples},
+                    {"comparison_generation", update.comparison_generation},
+                    {"comparison_paused", update.comparison_paused},
+                    {"probes_generation", update.probes_generation},
+                    {"probes", probes},
+                    {"experiment_generation", update.experiment_generation},
+                    {"bytes", {update.state.size(), update.comparison_state.size(), update.experiment_state.size()}}}
+                   .dump();
+  for (const std::vector<std::uint8_t>* part : {&update.state, &update.comparison_state, &update.experiment_state})
+    out.bytes.insert(out.bytes.end(), part->begin(), part->end());
+  return out;
 }
 
-Result<WorkerUpdate> decode_update_header(const std::string& text) {
-  return decode<WorkerUpdate>(text, "training update", [](Reader& r, const json& j) {
+Result<WorkerUpdate> decode_update(const std::string& header, const std::uint8_t* bytes, std::size_t size) {
+  std::uint64_t sizes[3] = {};  // of the run's, the comparison's and the experiment's state
+  Result<WorkerUpdate> decoded = decode<WorkerUpdate>(header, "training update", [&sizes](Reader& r, const json& j) {
     WorkerUpdate update;
     update.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
     update.error = r.text(r.at(j, "error"));
@@ -172,8 +193,21 @@ Result<WorkerUpdate> decode_update_header(const std::string& text) {
       update.probes.push_back({r.integer<int>(r.item(p, 0)), r.integer<int>(r.item(p, 1)), real(2), real(3), real(4),
                                real(5), real(6), real(7)});
     }
+    update.experiment_generation = r.integer<std::uint64_t>(r.at(j, "experiment_generation"));
+    for (std::size_t k = 0; k < 3; ++k) sizes[k] = r.integer<std::uint64_t>(r.item(r.at(j, "bytes"), k));
     return update;
   });
+  if (!decoded.ok()) return decoded;
+  WorkerUpdate& update = decoded.value();
+  std::size_t at = 0;
+  std::vector<std::uint8_t>* parts[3] = {&update.state, &update.comparison_state, &update.experiment_state};
+  for (std::size_t k = 0; k < 3; ++k) {
+    if (sizes[k] > size - at) return Result<WorkerUpdate>::failure("training update: its bytes are shorter than its header says");
+    parts[k]->assign(bytes + at, bytes + at + sizes[k]);
+    at += sizes[k];
+  }
+  if (at != size) return Result<WorkerUpdate>::failure("training update: its bytes are longer than its header says");
+  return decoded;
 }
 
 std::vector<std::uint8_t> pack_comparison_state(const std::vector<std::uint8_t>& many, const std::vector<std::uint8_t>& one) {

@@ -2,6 +2,7 @@
 
 #include <emscripten.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/worker_messages.h"
@@ -38,17 +39,15 @@ void PageTrainingWorker::stop(app::WorkerJob job) { post_training_stop(static_ca
 
 void PageTrainingWorker::set_learning_rate(float learning_rate) { post_training_learning_rate(learning_rate); }
 
-void PageTrainingWorker::receive(const char* header, const unsigned char* state, int size, const unsigned char* comparison,
-                                 int comparison_size) {
-  Result<app::WorkerUpdate> update = app::decode_update_header(header ? header : "");
+void PageTrainingWorker::receive(const char* header, const unsigned char* bytes, int size) {
+  const std::size_t length = bytes ? static_cast<std::size_t>(std::max(size, 0)) : 0;
+  Result<app::WorkerUpdate> update = app::decode_update(header ? header : "", bytes, length);
   if (!update.ok()) {
     // The page and the worker are one build, so this is a bug; training goes on in the page.
     emscripten_log(EM_LOG_CONSOLE | EM_LOG_WARN, "HeadLab: %s", update.error().c_str());
     failed();
     return;
   }
-  if (state && size > 0) update.value().state.assign(state, state + size);
-  if (comparison && comparison_size > 0) update.value().comparison_state.assign(comparison, comparison + comparison_size);
   session_.receive(update.value());
 }
 
@@ -56,10 +55,9 @@ void PageTrainingWorker::receive(const char* header, const unsigned char* state,
 
 extern "C" {
 
-// An update from web/training-worker.js: its JSON header, the run's bytes and the comparison's.
-EMSCRIPTEN_KEEPALIVE void headlab_training_update(const char* header, const unsigned char* state, int size,
-                                                  const unsigned char* comparison, int comparison_size) {
-  if (headlab::platform::g_worker) headlab::platform::g_worker->receive(header, state, size, comparison, comparison_size);
+// An update from web/training-worker.js: its JSON header and its states' bytes.
+EMSCRIPTEN_KEEPALIVE void headlab_training_update(const char* header, const unsigned char* bytes, int size) {
+  if (headlab::platform::g_worker) headlab::platform::g_worker->receive(header, bytes, size);
 }
 
 // The worker could not start or stopped (its script failed to load, or it crashed): training goes

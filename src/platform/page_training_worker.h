@@ -17,7 +17,7 @@ class PageTrainingWorker : public app::TrainingWorker {
   void stop(app::WorkerJob job) override;
   void set_learning_rate(float learning_rate) override;
 
-  void receive(const char* header, const unsigned char* state, int size, const unsigned char* comparison, int comparison_size);
+  void receive(const char* header, const unsigned char* bytes, int size);
   void failed() { available_ = false; }
 
  private:

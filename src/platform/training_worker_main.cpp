@@ -1,6 +1,7 @@
 // The training worker's engine (web/training-worker.js loads it into a Web Worker): a
-// TrainingSession of its own that takes over the page's run, comparison and probes, trains them as
-// fast as one core allows, and hands back what they reached (app/training_worker.h). No SDL, GL or ImGui;
+// TrainingSession of its own that takes over the page's run, comparison, probes and experiment,
+// trains them as fast as one core allows, and hands back what they reached
+// (app/training_worker.h). No SDL, GL or ImGui;
 // the grammar and the label thresholds are its only assets.
 #include <emscripten.h>
 
@@ -17,12 +18,9 @@ namespace {
 struct Worker {
   headlab::app::Resources resources;  // only grammar and analysis.config are read
   std::optional<headlab::app::TrainingSession> session;
-  std::uint64_t generation = 0;             // of the run it has
-  std::uint64_t comparison_generation = 0;  // of the comparison it has
-  std::uint64_t probes_generation = 0;      // of the probes it makes
+  headlab::app::WorkerGenerations generations;  // of the jobs it has
   std::string text;                   // the last string returned to JS
-  std::vector<std::uint8_t> state;    // the last update's run
-  std::vector<std::uint8_t> comparison_state;  // and comparison
+  std::vector<std::uint8_t> bytes;    // the last update's states
 };
 Worker g_worker;
 
@@ -42,7 +40,7 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_init() {
   return "";
 }
 
-// Takes over a run, the comparison or the probes (app::encode_run_header and the trainers' bytes).
+// Takes over a job (app::encode_run_header and its state's bytes).
 // "" or, when it cannot be taken, the update header that tells the page so.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const unsigned char* state, int size) {
   using headlab::app::WorkerJob;
@@ -52,49 +50,46 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const 
     refusal.error = run.error();
   } else {
     const std::uint64_t generation = run.value().generation;
+    headlab::app::WorkerGenerations& g = g_worker.generations;
     switch (run.value().job) {
-      case WorkerJob::run: refusal.generation = g_worker.generation = generation; break;
-      case WorkerJob::comparison: refusal.comparison_generation = g_worker.comparison_generation = generation; break;
-      case WorkerJob::probes: refusal.probes_generation = g_worker.probes_generation = generation; break;
+      case WorkerJob::run: refusal.generation = g.run = generation; break;
+      case WorkerJob::comparison: refusal.comparison_generation = g.comparison = generation; break;
+      case WorkerJob::probes: refusal.probes_generation = g.probes = generation; break;
+      case WorkerJob::experiment: refusal.experiment_generation = g.experiment = generation; break;
     }
     run.value().state.assign(state, state + size);
     refusal.error = g_worker.session ? g_worker.session->take_over(run.value()) : "the training worker did not start";
   }
-  g_worker.text = refusal.error.empty() ? "" : headlab::app::encode_update_header(refusal);
+  g_worker.text = refusal.error.empty() ? "" : headlab::app::encode_update(refusal).header;
   return g_worker.text.c_str();
 }
 
-// Ends a job (app::WorkerJob: 0 the run, 1 the comparison, 2 the probes).
+// Ends a job (app::WorkerJob: 0 the run, 1 the comparison, 2 the probes, 3 the experiment).
 EMSCRIPTEN_KEEPALIVE void headlab_worker_stop(int job) {
-  using headlab::app::WorkerJob;
-  if (g_worker.session) g_worker.session->stop_job(job == 1 ? WorkerJob::comparison : job == 2 ? WorkerJob::probes : WorkerJob::run);
+  if (g_worker.session && job >= 0 && job <= 3) g_worker.session->stop_job(static_cast<headlab::app::WorkerJob>(job));
 }
 
 // 1 while it has a job to train.
 EMSCRIPTEN_KEEPALIVE int headlab_worker_busy() { return g_worker.session && g_worker.session->has_jobs() ? 1 : 0; }
 
 // Trains for about `milliseconds` (after probing a head, when it makes probes); 1 when the page
-// should hear now (timeline samples, the comparison paused at its target, a head probed).
+// should hear now (timeline samples, the comparison paused at its target, a head probed, the
+// experiment done).
 EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
   if (!g_worker.session) return 0;
   g_worker.session->train_for(milliseconds / 1000.0);
   return g_worker.session->update_due() ? 1 : 0;
 }
 
-// The update now: its header here, the run's bytes at headlab_worker_update_state and the
-// comparison's at headlab_worker_update_comparison_state.
+// The update now: its header here, its states' bytes at headlab_worker_update_bytes.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_update() {
-  headlab::app::WorkerUpdate update =
-      g_worker.session->take_update(g_worker.generation, g_worker.comparison_generation, g_worker.probes_generation);
-  g_worker.state = std::move(update.state);
-  g_worker.comparison_state = std::move(update.comparison_state);
-  g_worker.text = headlab::app::encode_update_header(update);
+  headlab::app::EncodedUpdate update = headlab::app::encode_update(g_worker.session->take_update(g_worker.generations));
+  g_worker.bytes = std::move(update.bytes);
+  g_worker.text = std::move(update.header);
   return g_worker.text.c_str();
 }
-EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_state() { return g_worker.state.data(); }
-EMSCRIPTEN_KEEPALIVE int headlab_worker_update_size() { return static_cast<int>(g_worker.state.size()); }
-EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_comparison_state() { return g_worker.comparison_state.data(); }
-EMSCRIPTEN_KEEPALIVE int headlab_worker_update_comparison_size() { return static_cast<int>(g_worker.comparison_state.size()); }
+EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_bytes() { return g_worker.bytes.data(); }
+EMSCRIPTEN_KEEPALIVE int headlab_worker_update_size() { return static_cast<int>(g_worker.bytes.size()); }
 
 EMSCRIPTEN_KEEPALIVE void headlab_worker_set_learning_rate(float learning_rate) {
   if (g_worker.session) g_worker.session->set_learning_rate(learning_rate);

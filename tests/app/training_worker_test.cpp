@@ -30,19 +30,16 @@ class InProcessWorker : public TrainingWorker {
     WorkerRun copy = std::move(decoded).value();
     copy.state = run.state;
     ++starts;
-    if (copy.job == WorkerJob::comparison) {
-      comparison_generation = copy.generation;
-      comparison_run = copy;
-      ASSERT_EQ(session.take_over(copy), "");
-      return;
+    switch (copy.job) {
+      case WorkerJob::run:
+        generations.run = copy.generation;
+        error = session.take_over(copy);
+        return;
+      case WorkerJob::comparison: generations.comparison = copy.generation, comparison_run = copy; break;
+      case WorkerJob::probes: generations.probes = copy.generation; break;
+      case WorkerJob::experiment: generations.experiment = copy.generation, experiment_run = copy; break;
     }
-    if (copy.job == WorkerJob::probes) {
-      probes_generation = copy.generation;
-      ASSERT_EQ(session.take_over(copy), "");
-      return;
-    }
-    generation = copy.generation;
-    error = session.take_over(copy);
+    ASSERT_EQ(session.take_over(copy), "");
   }
   void stop(WorkerJob job) override {
     ++stops;
@@ -56,23 +53,21 @@ class InProcessWorker : public TrainingWorker {
     WorkerUpdate update;
     if (error.empty()) {
       session.train_for(1e9, rounds);
-      update = session.take_update(generation, comparison_generation, probes_generation);
+      update = session.take_update(generations);
     } else {
-      update.generation = generation;
+      update.generation = generations.run;
       update.error = error;
     }
-    Result<WorkerUpdate> decoded = decode_update_header(encode_update_header(update));
+    const EncodedUpdate encoded = encode_update(update);
+    Result<WorkerUpdate> decoded = decode_update(encoded.header, encoded.bytes.data(), encoded.bytes.size());
     EXPECT_TRUE(decoded.ok()) << decoded.error();
-    WorkerUpdate received = std::move(decoded).value();
-    received.state = update.state;
-    received.comparison_state = update.comparison_state;
-    return received;
+    return std::move(decoded).value();
   }
 
   TrainingSession session;
   bool alive = true;
-  std::uint64_t generation = 0, comparison_generation = 0, probes_generation = 0;
-  WorkerRun comparison_run;  // the last comparison handed over
+  WorkerGenerations generations;
+  WorkerRun comparison_run, experiment_run;  // the last of each handed over
   std::string error;
   int prepares = 0, starts = 0, stops = 0;
 };
@@ -421,6 +416,71 @@ TEST(TrainingWorker, WaitingForProbesMakesThemHereAndAFailedWorkerLeavesThemToTh
   }
 }
 
+TEST(TrainingWorker, AnExperimentTrainedInTheWorkerIsTheExperimentThePageWouldHaveTrained) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources()), alone(test_resources());
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_experiment(), "");  // running
+  ASSERT_EQ(alone.start_experiment(), "");
+  alone.set_experiment_running(false);
+  page.advance_frame();
+  ASSERT_TRUE(page.experiment_in_worker());
+  EXPECT_EQ(page.experiment()->steps_done(), 0);  // the page itself took no step
+  for (int rounds : {40, 60, 30}) page.receive(worker.train(rounds));
+  alone.step_experiment(130);
+  EXPECT_EQ(page.experiment()->steps_done(), 130);
+  EXPECT_EQ(page.experiment()->save_state(), alone.experiment()->save_state());  // the trainer under way too
+
+  const WorkerUpdate late = worker.train(5);
+  page.set_experiment_running(false);  // pause: it goes on later from the last update
+  EXPECT_FALSE(page.experiment_in_worker());
+  page.receive(late);
+  EXPECT_EQ(page.experiment()->steps_done(), 130);
+  page.advance_frame();
+  EXPECT_EQ(page.experiment()->steps_done(), 130);
+}
+
+TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
+  InProcessWorker worker;
+  TrainingSession page(test_resources());
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_experiment(), "");
+  page.advance_frame();
+  ASSERT_TRUE(page.experiment_in_worker());
+  // The worker's experiment, moved on to 3 steps before its end: every run but the last done
+  // (their results made up), the last one's trainer at step 997 (its losses made up).
+  WorkerRun near = worker.experiment_run;
+  training::HeadCountExperiment e = *page.experiment();
+  const std::size_t runs = e.runs().size();
+  std::vector<std::uint8_t> state = e.save_state();
+  const std::size_t header = 24, record = 12;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const std::int32_t steps = r + 1 < runs ? kExperimentStepsPerRun : kExperimentStepsPerRun - 3;
+    const float loss = 3.0f + r;
+    const std::uint32_t done = r + 1 < runs;
+    std::memcpy(state.data() + header + r * record, &steps, 4);
+    std::memcpy(state.data() + header + r * record + 4, &loss, 4);
+    std::memcpy(state.data() + header + r * record + 8, &done, 4);
+  }
+  const std::uint64_t current = runs - 1;
+  std::memcpy(state.data() + 16, &current, 8);
+  training::Trainer last =
+      training::Trainer::create(training::head_count_run_config(e.base(), e.runs().back()), test_resources().grammar).value();
+  const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kExperimentStepsPerRun - 3);
+  state.insert(state.end(), last_state.begin(), last_state.end());
+  near.state = state;
+  ASSERT_EQ(worker.session.take_over(near), "");
+
+  const WorkerUpdate update = worker.train(10);  // ends after three rounds
+  EXPECT_FALSE(worker.session.has_jobs());
+  page.receive(update);
+  EXPECT_TRUE(page.experiment()->done());
+  EXPECT_FALSE(page.experiment_running());
+  EXPECT_FALSE(page.experiment_in_worker());
+  EXPECT_EQ(page.experiment()->points().size(), 4u);
+  EXPECT_EQ(page.experiment()->points()[0].runs, 3);
+}
+
 TEST(WorkerMessages, AComparisonTravelsAsOneStateAndTheHeadersOfEveryJobRoundTrip) {
   const std::vector<std::uint8_t> many = {1, 2, 3}, one = {4, 5};
   const ComparisonState parts = unpack_comparison_state(pack_comparison_state(many, one));
@@ -432,21 +492,40 @@ TEST(WorkerMessages, AComparisonTravelsAsOneStateAndTheHeadersOfEveryJobRoundTri
   too_long[0] = 9;
   EXPECT_EQ(unpack_comparison_state(too_long).error, "comparison state: its first trainer is longer than the state");
 
-  WorkerRun run;
-  run.job = WorkerJob::comparison;
-  run.generation = 3;
-  run.seed = 5;
-  const Result<WorkerRun> run_back = decode_run_header(encode_run_header(run));
-  ASSERT_TRUE(run_back.ok()) << run_back.error();
-  EXPECT_EQ(run_back.value().job, WorkerJob::comparison);
-  EXPECT_EQ(run_back.value().seed, 5u);
+  for (WorkerJob job : {WorkerJob::run, WorkerJob::comparison, WorkerJob::probes, WorkerJob::experiment}) {
+    WorkerRun run;
+    run.job = job;
+    run.generation = 3;
+    run.seed = 5;
+    run.learning_rate = 1.0f / 3000.0f;
+    const Result<WorkerRun> run_back = decode_run_header(encode_run_header(run));
+    ASSERT_TRUE(run_back.ok()) << run_back.error();
+    EXPECT_EQ(run_back.value().job, job);
+    EXPECT_EQ(run_back.value().seed, 5u);
+    EXPECT_EQ(run_back.value().learning_rate, run.learning_rate);  // exactly
+  }
   WorkerUpdate update;
+  update.state = {7, 7};
   update.comparison_generation = 4;
+  update.comparison_state = {1, 2, 3};
   update.comparison_paused = true;
   update.probes_generation = 6;
   update.probes = {{1, 2, 0.5f, 1.0f / 3.0f, 0.5f - 1.0f / 3.0f, 0.25f, 0.125f, 0.125f}};
-  const Result<WorkerUpdate> update_back = decode_update_header(encode_update_header(update));
+  update.experiment_generation = 8;
+  update.experiment_state = {9};
+  const EncodedUpdate encoded = encode_update(update);
+  EXPECT_EQ(encoded.bytes, (std::vector<std::uint8_t>{7, 7, 1, 2, 3, 9}));  // one buffer, in order
+  const Result<WorkerUpdate> update_back = decode_update(encoded.header, encoded.bytes.data(), encoded.bytes.size());
   ASSERT_TRUE(update_back.ok()) << update_back.error();
+  EXPECT_EQ(update_back.value().state, update.state);
+  EXPECT_EQ(update_back.value().comparison_state, update.comparison_state);
+  EXPECT_EQ(update_back.value().experiment_state, update.experiment_state);
+  EXPECT_EQ(update_back.value().experiment_generation, 8u);
+  EXPECT_EQ(decode_update(encoded.header, encoded.bytes.data(), 5).error(),
+            "training update: its bytes are shorter than its header says");
+  const std::vector<std::uint8_t> longer = {7, 7, 1, 2, 3, 9, 0};
+  EXPECT_EQ(decode_update(encoded.header, longer.data(), longer.size()).error(),
+            "training update: its bytes are longer than its header says");
   EXPECT_EQ(update_back.value().generation, 0u);
   EXPECT_EQ(update_back.value().comparison_generation, 4u);
   EXPECT_TRUE(update_back.value().comparison_paused);
@@ -469,7 +548,8 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   WorkerUpdate update;
   update.generation = 7;
   update.samples = {sample};
-  const Result<WorkerUpdate> back = decode_update_header(encode_update_header(update));
+  const EncodedUpdate encoded = encode_update(update);
+  const Result<WorkerUpdate> back = decode_update(encoded.header, encoded.bytes.data(), encoded.bytes.size());
   ASSERT_TRUE(back.ok()) << back.error();
   const TimelineSample& s = back.value().samples.at(0);
   EXPECT_EQ(back.value().generation, 7u);
@@ -481,8 +561,8 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   EXPECT_EQ(s.spreads[0].distance, sample.spreads[0].distance);
   EXPECT_EQ(s.spreads[0].rows, 9);
 
-  EXPECT_EQ(decode_update_header("[1]").error(), "training update: not a JSON object");
-  EXPECT_EQ(decode_update_header(R"({"generation": 1, "error": "", "samples": [{"step": "x"}]})").error(),
+  EXPECT_EQ(decode_update("[1]", nullptr, 0).error(), "training update: not a JSON object");
+  EXPECT_EQ(decode_update(R"({"generation": 1, "error": "", "samples": [{"step": "x"}]})", nullptr, 0).error(),
             "training update: expected an integer");
   EXPECT_FALSE(decode_run_header(R"({"generation": 1})").ok());
 }

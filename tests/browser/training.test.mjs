@@ -146,6 +146,30 @@ test('probe bars and one big head vs several small heads, both made in the train
   await context.close();
 });
 
+test('the head-count experiment trains in the training worker: a run ends with its held-out loss, and a pause keeps it', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await click(page, 'tab/training');
+  await click(page, 'train/view/compare');
+  await click(page, 'train/experiment');
+  await page.waitForFunction(() => window.headlab.trainState().experiment?.in_worker, null, { timeout: 30000 });
+  const framesBefore = (await trainState(page)).frames;
+  // 1,000 steps of its first run (one head of 64).
+  await page.waitForFunction(() => window.headlab.trainState().experiment.runs[0].done, null, { timeout: 120000 });
+  let state = await trainState(page);
+  assert.equal(state.experiment.in_worker, true);
+  assert.ok(Number.isFinite(state.experiment.runs[0].held_out_loss));
+  assert.equal(state.experiment.points[0].runs, 1);
+  assert.ok(state.frames - framesBefore > 60, `the page kept its frames (${state.frames - framesBefore})`);
+  await click(page, 'train/experiment');  // pause
+  state = await trainState(page);
+  assert.equal(state.experiment.running, false);
+  assert.equal(state.experiment.in_worker, false);
+  await page.waitForTimeout(1000);
+  assert.equal((await trainState(page)).experiment.step, state.experiment.step, 'paused: it trains nowhere');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('Use in lab loads the trained model as one undoable edit', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'tab/training');

@@ -53,6 +53,32 @@ TEST(HeadCountExperiment, RunsAreReproducibleTrainersOfTheSameWidth) {
   EXPECT_FALSE(HeadCountExperiment::create(TrainerConfig{}, grammar(), {3}, {1}, 10).ok()) << "3 does not divide 64";
 }
 
+// An experiment saved part-way (inside a run and between runs) and restored into a fresh one goes
+// on exactly as if it had never stopped; bytes that do not fit are refused with a reason.
+TEST(HeadCountExperiment, AnExperimentSavedPartWayGoesOnExactlyWhereItWas) {
+  const auto make = [] { return HeadCountExperiment::create(TrainerConfig{}, grammar(), {1, 4}, {1}, 12).value(); };
+  for (int first : {5, 12, 17}) {  // inside run 1, at its end, inside run 2
+    HeadCountExperiment alone = make(), saved = make(), restored = make();
+    saved.step(first);
+    const std::vector<std::uint8_t> bytes = saved.save_state();
+    ASSERT_EQ(restored.restore_state(bytes.data(), bytes.size()), "") << "after " << first;
+    EXPECT_EQ(restored.steps_done(), first);
+    EXPECT_EQ(restored.save_state(), bytes);
+    restored.step(100);
+    alone.step(100);
+    ASSERT_TRUE(restored.done());
+    for (std::size_t r = 0; r < alone.runs().size(); ++r)
+      EXPECT_EQ(restored.runs()[r].held_out_loss, alone.runs()[r].held_out_loss) << "run " << r << ", saved after " << first;
+  }
+  HeadCountExperiment other = HeadCountExperiment::create(TrainerConfig{}, grammar(), {1, 2, 4}, {1}, 12).value();
+  const std::vector<std::uint8_t> bytes = make().save_state();
+  EXPECT_EQ(other.restore_state(bytes.data(), bytes.size()), "experiment state: 2 runs, this experiment has 3");
+  EXPECT_EQ(other.restore_state(bytes.data(), 3), "experiment state: too short for its header");
+  std::vector<std::uint8_t> broken = bytes;
+  broken[0] ^= 1;
+  EXPECT_EQ(other.restore_state(broken.data(), broken.size()), "experiment state: not an experiment state of this version");
+}
+
 // The page's experiment, natively: the numbers docs/training.md reports.
 TEST(EmergenceHeadCounts, TheFullExperiment) {
   HeadCountExperiment e = HeadCountExperiment::create(TrainerConfig{}, grammar()).value();

@@ -12,15 +12,15 @@ namespace {
 constexpr std::uint32_t kHeldOutSeed = 7;
 constexpr int kHeldOutCount = 60;
 
-TrainerConfig run_config(const TrainerConfig& base, const HeadCountRun& run) {
+}  // namespace
+
+TrainerConfig head_count_run_config(const TrainerConfig& base, const HeadCountRun& run) {
   TrainerConfig config = base;
   config.architecture.head_count = run.heads;
   config.architecture.head_dim = 0;  // d_model / heads: the same width for every count
   config.seed = run.seed;
   return config;
 }
-
-}  // namespace
 
 Result<HeadCountExperiment> HeadCountExperiment::create(const TrainerConfig& base, const Grammar& grammar,
                                                         std::vector<int> head_counts, std::vector<std::uint32_t> seeds,
@@ -41,7 +41,7 @@ Result<HeadCountExperiment> HeadCountExperiment::create(const TrainerConfig& bas
       HeadCountRun run;
       run.heads = heads;
       run.seed = seed;
-      if (Result<TrainerConfig> valid = validate(run_config(base, run)); !valid.ok()) return R::failure(valid.error());
+      if (Result<TrainerConfig> valid = validate(head_count_run_config(base, run)); !valid.ok()) return R::failure(valid.error());
       e.runs_.push_back(run);
     }
   }
@@ -54,7 +54,7 @@ int HeadCountExperiment::step(int steps) {
   while (taken < steps && current_ < runs_.size()) {
     HeadCountRun& run = runs_[current_];
     if (!trainer_) {
-      Result<Trainer> trainer = Trainer::create(run_config(base_, run), *grammar_);
+      Result<Trainer> trainer = Trainer::create(head_count_run_config(base_, run), *grammar_);
       if (!trainer.ok()) {  // checked in create(); a failure here leaves the run out
         ++current_;
         continue;

@@ -10,6 +10,7 @@
 // worth at a time. Deterministic: the same config gives the same numbers.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/result.h"
@@ -25,6 +26,9 @@ struct HeadCountRun {
   float held_out_loss = 0.0f;  // measured when the run finishes
   bool done = false;
 };
+
+// The config one run trains with: `base` with the run's head count (d_k = d_model / heads) and seed.
+TrainerConfig head_count_run_config(const TrainerConfig& base, const HeadCountRun& run);
 
 // One point of the result: a head count over the seeds finished so far.
 struct HeadCountPoint {
@@ -47,9 +51,16 @@ class HeadCountExperiment {
 
   const std::vector<HeadCountRun>& runs() const { return runs_; }  // seed-major: every head count of seed 1 first
   std::vector<HeadCountPoint> points() const;
+  const TrainerConfig& base() const { return base_; }
   int steps_per_run() const { return steps_per_run_; }
   int steps_done() const;  // over every run
   int steps_total() const { return steps_per_run_ * static_cast<int>(runs_.size()); }
+
+  // Where it is, as bytes (head_count_experiment_state.cpp): every run's progress and result, and
+  // the run under way as its trainer's state. restore_state takes the bytes of an experiment
+  // created with the same arguments; "" or what does not match.
+  std::vector<std::uint8_t> save_state() const;
+  std::string restore_state(const std::uint8_t* bytes, std::size_t size);
 
  private:
   HeadCountExperiment() = default;
