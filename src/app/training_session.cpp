@@ -46,7 +46,7 @@ std::string TrainingSession::ensure_started() {
 }
 
 std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task) {
-  recall();
+  recall(WorkerJob::run);
   training::TrainerConfig config = training::default_trainer_config(task.value_or(settings_.task));
   config.seed = seed;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
@@ -67,7 +67,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
   timeline_.clear();
   resumed_sample_step_ = 0;
   samples_sent_ = 0;
-  recall_probes();
+  recall(WorkerJob::probes);
   if (!worker_probes_active_) {  // in the worker the probes are a job of their own, not of the run
     probe_data_.reset();
     probes_ = {};
@@ -82,21 +82,21 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
 
 void TrainingSession::set_running(bool running) {
   if (running && !ensure_started().empty()) return;
-  if (!running) recall();
+  if (!running) recall(WorkerJob::run);
   running_ = running;
 }
 
 void TrainingSession::set_learning_rate(float learning_rate) {
   settings_.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
   if (trainer_) trainer_->set_learning_rate(settings_.learning_rate);
-  if (handed_over_) worker_->set_learning_rate(settings_.learning_rate);
+  if (run_job_.active) worker_->set_learning_rate(settings_.learning_rate);
 }
 
 void TrainingSession::set_speed(float share) { settings_.speed = std::clamp(share, kMinSpeed, kMaxSpeed); }
 
 int TrainingSession::step(int steps) {
   if (!ensure_started().empty()) return 0;
-  recall();  // steps by hand go on from what the page has; a running run goes back to the worker next frame
+  recall(WorkerJob::run);  // steps by hand go on from what the page has; a running run goes back to the worker next frame
   for (int i = 0; i < steps; ++i) {
     timed_step(*trainer_, step_seconds_);
     if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
@@ -273,19 +273,20 @@ double TrainingSession::advance_frame() {
     frame_interval_ = 0.8 * frame_interval_ + 0.2 * std::clamp(start - last_frame_start_, 0.001, 0.25);
   last_frame_start_ = start;
   const double budget = frame_budget_seconds_ = std::min(kMaxFrameBudgetSeconds, settings_.speed * frame_interval_);
-  if (probes_handed_over_ && !worker_usable()) probe_here();  // it failed: start them over here
-  if (probes_.running() && !probes_handed_over_) {
+  if (probes_job_.active && !worker_usable()) probe_here();  // it failed: start them over here
+  if (probes_.running() && !probes_job_.active) {
     probe_next_head();  // four regressions: the frame is theirs
   } else {
     // The run, the comparison and the experiment share the frame's budget.
-    if (running_ && trainer_ && worker_usable() && !handed_over_) hand_over();
-    if (comparison_running_ && comparison_ && worker_usable() && !comparison_handed_over_) hand_over_comparison();
-    if (experiment_running_ && experiment_ && worker_usable() && !experiment_handed_over_) hand_over_experiment();
+    if (running_ && trainer_ && worker_usable() && !run_job_.active) hand_over();
+    if (comparison_running_ && comparison_ && worker_usable() && !comparison_job_.active) hand_over_comparison();
+    if (experiment_running_ && experiment_ && worker_usable() && !experiment_job_.active) hand_over_experiment();
     // The worker failed: each goes on here from the last update.
-    if (!worker_usable()) handed_over_ = comparison_handed_over_ = experiment_handed_over_ = false;
-    const bool train = running_ && trainer_ && !handed_over_,
-               compare = comparison_running_ && comparison_ && !comparison_handed_over_,
-               experiment = experiment_running_ && experiment_ && !experiment_handed_over_;
+    if (!worker_usable())
+      for (HandedOverJob* job : {&run_job_, &comparison_job_, &experiment_job_}) job->active = false;
+    const bool train = running_ && trainer_ && !run_job_.active,
+               compare = comparison_running_ && comparison_ && !comparison_job_.active,
+               experiment = experiment_running_ && experiment_ && !experiment_job_.active;
     const int jobs = std::max(1, int{train} + int{compare} + int{experiment});
     if (train) train_within(budget / jobs, start);
     if (experiment) {
@@ -318,7 +319,7 @@ double TrainingSession::advance_frame() {
 
 void TrainingSession::hand_over() {
   WorkerRun run;
-  run.generation = ++generation_;
+  run.generation = run_job_.start();
   run.task = settings_.task;
   run.seed = settings_.seed;
   run.sample_every = settings_.sample_every;
@@ -327,38 +328,39 @@ void TrainingSession::hand_over() {
   run.last_sample_step = timeline_.empty() ? 0 : timeline_.back().step;
   run.state = trainer_->save_state();
   worker_->start(run);
-  handed_over_ = true;
 }
 
-void TrainingSession::recall() {
-  if (!handed_over_) return;
-  worker_->stop(WorkerJob::run);
-  handed_over_ = false;
-  ++generation_;  // whatever the recalled run still sends is ignored
+HandedOverJob& TrainingSession::handed_over(WorkerJob job) {
+  switch (job) {
+    case WorkerJob::run: break;
+    case WorkerJob::comparison: return comparison_job_;
+    case WorkerJob::probes: return probes_job_;
+    case WorkerJob::experiment: return experiment_job_;
+  }
+  return run_job_;
+}
+
+void TrainingSession::recall(WorkerJob job) {
+  HandedOverJob& handed = handed_over(job);
+  if (!handed.active) return;
+  worker_->stop(job);  // also a worker that refused: it may have other jobs under way
+  handed.end();
 }
 
 void TrainingSession::hand_over_comparison() {
   WorkerRun run;
   run.job = WorkerJob::comparison;
-  run.generation = ++comparison_generation_;
+  run.generation = comparison_job_.start();
   run.seed = comparison_->many.config().seed;
   run.state = pack_comparison_state(comparison_->many.save_state(), comparison_->one.save_state());
   worker_->start(run);
-  comparison_handed_over_ = true;
-}
-
-void TrainingSession::recall_comparison() {
-  if (!comparison_handed_over_) return;
-  worker_->stop(WorkerJob::comparison);
-  comparison_handed_over_ = false;
-  ++comparison_generation_;
 }
 
 void TrainingSession::receive(const WorkerUpdate& update) {
-  const bool for_run = handed_over_ && trainer_ && update.generation == generation_;
-  const bool for_comparison = comparison_handed_over_ && comparison_ && update.comparison_generation == comparison_generation_;
-  const bool for_probes = probes_handed_over_ && update.probes_generation == probes_generation_;
-  const bool for_experiment = experiment_handed_over_ && experiment_ && update.experiment_generation == experiment_generation_;
+  const bool for_run = trainer_ && run_job_.speaks_for(update.generation);
+  const bool for_comparison = comparison_ && comparison_job_.speaks_for(update.comparison_generation);
+  const bool for_probes = probes_job_.speaks_for(update.probes_generation);
+  const bool for_experiment = experiment_ && experiment_job_.speaks_for(update.experiment_generation);
   std::string error = update.error;
   if (error.empty() && for_run) error = trainer_->restore_state(update.state.data(), update.state.size());
   if (error.empty() && for_comparison) {
@@ -373,29 +375,26 @@ void TrainingSession::receive(const WorkerUpdate& update) {
     if (!for_run && !for_comparison && !for_probes && !for_experiment) return;  // about a job recalled since
     // The page trains on from what it has; the worker is not asked again.
     worker_refused_ = true;
-    recall();
-    recall_comparison();
-    recall_experiment();
-    if (probes_handed_over_) probe_here();
+    recall(WorkerJob::run);
+    recall(WorkerJob::comparison);
+    recall(WorkerJob::experiment);
+    if (probes_job_.active) probe_here();
     return;
   }
   if (for_experiment && experiment_->done()) {  // the worker ended it with its last run
     experiment_running_ = false;
-    experiment_handed_over_ = false;
-    ++experiment_generation_;
+    experiment_job_.end();
   }
   if (for_probes && update.probes.size() <= static_cast<std::size_t>(probes_.total)) {
     probes_.heads = update.probes;
     if (!probes_.running()) {  // all made: the worker's job has ended
-      probes_handed_over_ = false;
-      ++probes_generation_;
+      probes_job_.end();
     }
   }
   if (for_comparison && update.comparison_paused) {
     // The worker stopped it at its target, as the page would have.
     comparison_running_ = false;
-    comparison_handed_over_ = false;
-    ++comparison_generation_;
+    comparison_job_.end();
   }
   if (!for_run) return;
   for (const TimelineSample& sample : update.samples)
@@ -567,7 +566,7 @@ std::string TrainingSession::start_probes() {
     probe_here();
     return {};
   }
-  recall_probes();
+  recall(WorkerJob::probes);
   probe_data_.reset();
   probes_ = {};
   probes_.step = trainer_->steps_done();
@@ -577,13 +576,12 @@ std::string TrainingSession::start_probes() {
 }
 
 void TrainingSession::finish_probes() {
-  if (probes_handed_over_) probe_here();
+  if (probes_job_.active) probe_here();
   while (probes_.running()) probe_next_head();
 }
 
 void TrainingSession::probe_here() {
-  recall_probes();
-  probes_handed_over_ = false;  // also when the worker failed (then nothing is told to stop)
+  recall(WorkerJob::probes);
   const Model& model = trainer_->model();
   probe_data_ = training::prepare_probes(model, *grammar_, probe_config_);
   probes_ = {};
@@ -603,24 +601,16 @@ void TrainingSession::probe_next_head() {
 void TrainingSession::hand_over_probes() {
   WorkerRun run;
   run.job = WorkerJob::probes;
-  run.generation = ++probes_generation_;
+  run.generation = probes_job_.start();
   run.task = settings_.task;
   run.seed = settings_.seed;
   run.state = trainer_->save_state();
   worker_->start(run);
-  probes_handed_over_ = true;
-}
-
-void TrainingSession::recall_probes() {
-  if (!probes_handed_over_) return;
-  if (worker_usable()) worker_->stop(WorkerJob::probes);
-  probes_handed_over_ = false;
-  ++probes_generation_;
 }
 
 std::string TrainingSession::start_comparison() {
   if (std::string e = ensure_started(); !e.empty()) return e;
-  recall_comparison();
+  recall(WorkerJob::comparison);
   training::TrainerConfig config;
   config.seed = settings_.seed;
   config.learning_rate = settings_.learning_rate;
@@ -633,7 +623,7 @@ std::string TrainingSession::start_comparison() {
 
 void TrainingSession::set_comparison_running(bool running) {
   if (running && !comparison_ && !start_comparison().empty()) return;
-  if (!running) recall_comparison();  // it goes on from the last update the page adopted
+  if (!running) recall(WorkerJob::comparison);  // it goes on from the last update the page adopted
   comparison_running_ = running;
 }
 
@@ -644,7 +634,7 @@ Result<training::HeadCountExperiment> TrainingSession::make_experiment(float lea
 }
 
 std::string TrainingSession::start_experiment() {
-  recall_experiment();
+  recall(WorkerJob::experiment);
   Result<training::HeadCountExperiment> experiment = make_experiment(settings_.learning_rate);
   if (!experiment.ok()) return experiment.error();
   experiment_ = std::move(experiment).value();
@@ -654,7 +644,7 @@ std::string TrainingSession::start_experiment() {
 
 void TrainingSession::set_experiment_running(bool running) {
   if (running && (!experiment_ || experiment_->done()) && !start_experiment().empty()) return;
-  if (!running) recall_experiment();  // it goes on from the last update the page adopted
+  if (!running) recall(WorkerJob::experiment);  // it goes on from the last update the page adopted
   experiment_running_ = running;
 }
 
@@ -663,25 +653,17 @@ int TrainingSession::step_experiment(int steps) {
     if (!start_experiment().empty()) return 0;
     experiment_running_ = false;  // stepping by hand does not also start it running
   }
-  recall_experiment();  // steps by hand go on from what the page has; a running one goes back next frame
+  recall(WorkerJob::experiment);  // steps by hand go on from what the page has; a running one goes back next frame
   return experiment_->step(std::max(steps, 0));
 }
 
 void TrainingSession::hand_over_experiment() {
   WorkerRun run;
   run.job = WorkerJob::experiment;
-  run.generation = ++experiment_generation_;
+  run.generation = experiment_job_.start();
   run.learning_rate = experiment_->base().learning_rate;
   run.state = experiment_->save_state();
   worker_->start(run);
-  experiment_handed_over_ = true;
-}
-
-void TrainingSession::recall_experiment() {
-  if (!experiment_handed_over_) return;
-  worker_->stop(WorkerJob::experiment);
-  experiment_handed_over_ = false;
-  ++experiment_generation_;
 }
 
 std::string TrainingSession::take_over_experiment(const WorkerRun& run) {
@@ -699,7 +681,7 @@ int TrainingSession::step_comparison(int steps) {
     if (!start_comparison().empty()) return 0;
     comparison_running_ = false;  // stepping by hand does not also start it running
   }
-  recall_comparison();  // steps by hand go on from what the page has; a running one goes back next frame
+  recall(WorkerJob::comparison);  // steps by hand go on from what the page has; a running one goes back next frame
   training::step_comparison(*comparison_, std::max(steps, 0));
   return std::max(steps, 0);
 }

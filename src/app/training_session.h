@@ -75,6 +75,23 @@ struct ProbeProgress {
   bool running() const { return step >= 0 && static_cast<int>(heads.size()) < total; }
 };
 
+// The page's side of one job handed to the worker: whether the worker has it, and the generation
+// its updates must name. A hand-over and a recall each move the generation on, so whatever a
+// recalled job still sends names an older one and is ignored.
+struct HandedOverJob {
+  bool active = false;
+  std::uint64_t generation = 0;
+  std::uint64_t start() {
+    active = true;
+    return ++generation;
+  }
+  void end() {
+    active = false;
+    ++generation;
+  }
+  bool speaks_for(std::uint64_t update_generation) const { return active && update_generation == generation; }
+};
+
 class TrainingSession {
  public:
   // `resources` (its grammar) must outlive the session.
@@ -122,13 +139,13 @@ class TrainingSession {
   // An update from the worker, adopted when it belongs to the run handed over last.
   void receive(const WorkerUpdate& update);
   // The run is in the worker now (Play pressed and the worker took it).
-  bool training_in_worker() const { return handed_over_; }
+  bool training_in_worker() const { return run_job_.active; }
   // The comparison is in the worker now (running, and the worker took it).
-  bool comparison_in_worker() const { return comparison_handed_over_; }
+  bool comparison_in_worker() const { return comparison_job_.active; }
   // The probes are being made in the worker now.
-  bool probes_in_worker() const { return probes_handed_over_; }
+  bool probes_in_worker() const { return probes_job_.active; }
   // The experiment is in the worker now (running, and the worker took it).
-  bool experiment_in_worker() const { return experiment_handed_over_; }
+  bool experiment_in_worker() const { return experiment_job_.active; }
   // Play trains in a worker (so "speed", the share of each frame, does not apply).
   bool uses_worker() const { return worker_usable(); }
 
@@ -211,17 +228,16 @@ class TrainingSession {
   void update_rates(double now);
   bool worker_usable() const { return worker_ && worker_->available() && !worker_refused_; }
   void hand_over();
-  void recall();
+  // Takes the job back from the worker: the page goes on from the last update it adopted.
+  void recall(WorkerJob job);
+  HandedOverJob& handed_over(WorkerJob job);
   void hand_over_comparison();
-  void recall_comparison();
   std::string take_over_comparison(const WorkerRun& run);
   // Trains the comparison one step on each side; false when that reached its target (it pauses).
   bool step_comparison_pair();
   void hand_over_probes();
-  void recall_probes();
   std::string take_over_probes(const WorkerRun& run);
   void hand_over_experiment();
-  void recall_experiment();
   std::string take_over_experiment(const WorkerRun& run);
   Result<training::HeadCountExperiment> make_experiment(float learning_rate) const;
   // Probes of the model as it is now, made here (the forward passes now, the heads one by one).
@@ -255,21 +271,14 @@ class TrainingSession {
   bool experiment_running_ = false;
 
   TrainingWorker* worker_ = nullptr;
-  bool handed_over_ = false;         // the worker has the run; the page adopts its updates
+  HandedOverJob run_job_, comparison_job_, probes_job_, experiment_job_;  // the page adopts their updates
   bool worker_refused_ = false;      // the worker could not take a run: train here from then on
-  std::uint64_t generation_ = 0;     // of the last hand-over; stale updates name an older one
   int resumed_sample_step_ = 0;      // worker side: the page's newest sample before the hand-over
   std::size_t samples_sent_ = 0;     // worker side: timeline samples already in an update
   bool worker_run_active_ = false;   // worker side: it trains the run it took over
-  bool comparison_handed_over_ = false;      // the worker has the comparison
-  std::uint64_t comparison_generation_ = 0;  // of the comparison's last hand-over
   bool comparison_paused_ = false;   // worker side: it reached its target since the last update
-  bool probes_handed_over_ = false;          // the worker makes the probes
-  std::uint64_t probes_generation_ = 0;      // of the probes' last hand-over
   bool worker_probes_active_ = false;        // worker side: it has probes to make
   std::size_t probes_sent_ = 0;              // worker side: probed heads already in an update
-  bool experiment_handed_over_ = false;      // the worker has the experiment
-  std::uint64_t experiment_generation_ = 0;  // of the experiment's last hand-over
   bool experiment_finished_ = false;         // worker side: its last run ended since the last update
 
   double step_seconds_ = 0.0;  // moving average of one step's duration
