@@ -96,7 +96,7 @@ void TrainingSession::set_speed(float share) { settings_.speed = std::clamp(shar
 
 int TrainingSession::step(int steps) {
   if (!ensure_started().empty()) return 0;
-  recall(WorkerJob::run);  // steps by hand go on from what the page has; a running run goes back to the worker next frame
+  recall(WorkerJob::run);  // steps by hand go on from what the page has; a running run goes back next frame
   for (int i = 0; i < steps; ++i) {
     timed_step(*trainer_, step_seconds_);
     if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
@@ -445,13 +445,8 @@ std::string TrainingSession::take_over_probes(const WorkerRun& run) {
   Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
   if (!trainer.ok()) return trainer.error();
   if (std::string e = trainer.value().restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
-  const Model& model = trainer.value().model();
-  probe_data_ = training::prepare_probes(model, *grammar_, probe_config_);
-  probes_ = {};
-  probes_.step = trainer.value().steps_done();
-  probes_.total = total_heads(model);
-  probed_head_counts_.clear();
-  for (const Layer& layer : model.layers) probed_head_counts_.push_back(layer.head_count());
+  begin_probes(trainer.value().model(), trainer.value().steps_done());
+  probe_data_ = training::prepare_probes(trainer.value().model(), *grammar_, probe_config_);
   probes_sent_ = 0;
   worker_probes_active_ = true;
   return {};
@@ -473,7 +468,8 @@ void TrainingSession::stop_job(WorkerJob job) {
 }
 
 bool TrainingSession::has_training_jobs() const {
-  return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_) || (experiment_running_ && experiment_);
+  return (worker_run_active_ && trainer_) || (comparison_running_ && comparison_) ||
+         (experiment_running_ && experiment_);
 }
 
 bool TrainingSession::has_jobs() const { return has_training_jobs() || (worker_probes_active_ && probes_.running()); }
@@ -567,10 +563,7 @@ std::string TrainingSession::start_probes() {
     return {};
   }
   recall(WorkerJob::probes);
-  probe_data_.reset();
-  probes_ = {};
-  probes_.step = trainer_->steps_done();
-  probes_.total = total_heads(trainer_->model());
+  begin_probes(trainer_->model(), trainer_->steps_done());
   hand_over_probes();
   return {};
 }
@@ -582,10 +575,14 @@ void TrainingSession::finish_probes() {
 
 void TrainingSession::probe_here() {
   recall(WorkerJob::probes);
-  const Model& model = trainer_->model();
-  probe_data_ = training::prepare_probes(model, *grammar_, probe_config_);
+  begin_probes(trainer_->model(), trainer_->steps_done());
+  probe_data_ = training::prepare_probes(trainer_->model(), *grammar_, probe_config_);
+}
+
+void TrainingSession::begin_probes(const Model& model, int step) {
+  probe_data_.reset();
   probes_ = {};
-  probes_.step = trainer_->steps_done();
+  probes_.step = step;
   probes_.total = total_heads(model);
   probed_head_counts_.clear();
   for (const Layer& layer : model.layers) probed_head_counts_.push_back(layer.head_count());

@@ -242,6 +242,8 @@ class TrainingSession {
   Result<training::HeadCountExperiment> make_experiment(float learning_rate) const;
   // Probes of the model as it is now, made here (the forward passes now, the heads one by one).
   void probe_here();
+  // The probes of `model` at `step` start over: none made, nothing prepared yet.
+  void begin_probes(const Model& model, int step);
   void probe_next_head();
   bool has_training_jobs() const;
 

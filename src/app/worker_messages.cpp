@@ -202,7 +202,8 @@ Result<WorkerUpdate> decode_update(const std::string& header, const std::uint8_t
   std::size_t at = 0;
   std::vector<std::uint8_t>* parts[3] = {&update.state, &update.comparison_state, &update.experiment_state};
   for (std::size_t k = 0; k < 3; ++k) {
-    if (sizes[k] > size - at) return Result<WorkerUpdate>::failure("training update: its bytes are shorter than its header says");
+    if (sizes[k] > size - at)
+      return Result<WorkerUpdate>::failure("training update: its bytes are shorter than its header says");
     parts[k]->assign(bytes + at, bytes + at + sizes[k]);
     at += sizes[k];
   }
@@ -210,7 +211,8 @@ Result<WorkerUpdate> decode_update(const std::string& header, const std::uint8_t
   return decoded;
 }
 
-std::vector<std::uint8_t> pack_comparison_state(const std::vector<std::uint8_t>& many, const std::vector<std::uint8_t>& one) {
+std::vector<std::uint8_t> pack_comparison_state(const std::vector<std::uint8_t>& many,
+                                                const std::vector<std::uint8_t>& one) {
   const std::uint64_t size = many.size();
   std::vector<std::uint8_t> out(sizeof size);
   std::memcpy(out.data(), &size, sizeof size);

@@ -1,8 +1,8 @@
 #pragma once
 // The training worker's messages: the JSON header of a WorkerRun (its state travels beside it as
-// bytes) and a WorkerUpdate as a header (with its timeline samples and probes) and bytes. One codec, used by the page, the
-// worker and the tests, so both ends of the postMessage agree by construction. Numbers round-trip
-// exactly; a loss that is not a number travels as null.
+// bytes) and a WorkerUpdate as a header (with its timeline samples and probes) and bytes. One
+// codec, used by the page, the worker and the tests, so both ends of the postMessage agree by
+// construction. Numbers round-trip exactly; a loss that is not a number travels as null.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,7 +25,8 @@ EncodedUpdate encode_update(const WorkerUpdate& update);
 Result<WorkerUpdate> decode_update(const std::string& header, const std::uint8_t* bytes, std::size_t size);
 
 // A comparison's two trainers (Trainer::save_state) as one state: the size of the first, then both.
-std::vector<std::uint8_t> pack_comparison_state(const std::vector<std::uint8_t>& many, const std::vector<std::uint8_t>& one);
+std::vector<std::uint8_t> pack_comparison_state(const std::vector<std::uint8_t>& many,
+                                                const std::vector<std::uint8_t>& one);
 // Empty `error` on success.
 struct ComparisonState {
   std::vector<std::uint8_t> many, one;

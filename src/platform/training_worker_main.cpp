@@ -1,8 +1,8 @@
 // The training worker's engine (web/training-worker.js loads it into a Web Worker): a
 // TrainingSession of its own that takes over the page's run, comparison, probes and experiment,
 // trains them as fast as one core allows, and hands back what they reached
-// (app/training_worker.h). No SDL, GL or ImGui;
-// the grammar and the label thresholds are its only assets.
+// (app/training_worker.h). No SDL, GL or ImGui; the grammar and the label thresholds are its only
+// assets.
 #include <emscripten.h>
 
 #include <optional>
@@ -40,8 +40,8 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_init() {
   return "";
 }
 
-// Takes over a job (app::encode_run_header and its state's bytes).
-// "" or, when it cannot be taken, the update header that tells the page so.
+// Takes over a job (app::encode_run_header and its state's bytes). "" or, when it cannot be taken,
+// the update header that tells the page so.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const unsigned char* state, int size) {
   using headlab::app::WorkerJob;
   headlab::Result<headlab::app::WorkerRun> run = headlab::app::decode_run_header(header ? header : "");
@@ -66,7 +66,8 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const 
 
 // Ends a job (app::WorkerJob: 0 the run, 1 the comparison, 2 the probes, 3 the experiment).
 EMSCRIPTEN_KEEPALIVE void headlab_worker_stop(int job) {
-  if (g_worker.session && job >= 0 && job <= 3) g_worker.session->stop_job(static_cast<headlab::app::WorkerJob>(job));
+  if (g_worker.session && job >= 0 && job <= 3)
+    g_worker.session->stop_job(static_cast<headlab::app::WorkerJob>(job));
 }
 
 // 1 while it has a job to train.
@@ -83,7 +84,8 @@ EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
 
 // The update now: its header here, its states' bytes at headlab_worker_update_bytes.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_update() {
-  headlab::app::EncodedUpdate update = headlab::app::encode_update(g_worker.session->take_update(g_worker.generations));
+  headlab::app::EncodedUpdate update =
+      headlab::app::encode_update(g_worker.session->take_update(g_worker.generations));
   g_worker.bytes = std::move(update.bytes);
   g_worker.text = std::move(update.header);
   return g_worker.text.c_str();

@@ -258,7 +258,8 @@ TEST(TrainingWorker, TheWorkerPausesTheComparisonAtItsTargetAsThePageWould) {
   WorkerRun near = worker.comparison_run;
   const ComparisonState parts = unpack_comparison_state(near.state);
   ASSERT_EQ(parts.error, "");
-  near.state = pack_comparison_state(at_step(parts.many, kComparisonTargetSteps - 5), at_step(parts.one, kComparisonTargetSteps - 5));
+  near.state = pack_comparison_state(at_step(parts.many, kComparisonTargetSteps - 5),
+                                     at_step(parts.one, kComparisonTargetSteps - 5));
   ASSERT_EQ(worker.session.take_over(near), "");
 
   const WorkerUpdate update = worker.train(10);  // stops after five rounds
@@ -464,8 +465,8 @@ TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
   }
   const std::uint64_t current = runs - 1;
   std::memcpy(state.data() + 16, &current, 8);
-  training::Trainer last =
-      training::Trainer::create(training::head_count_run_config(e.base(), e.runs().back()), test_resources().grammar).value();
+  const training::TrainerConfig last_config = training::head_count_run_config(e.base(), e.runs().back());
+  training::Trainer last = training::Trainer::create(last_config, test_resources().grammar).value();
   const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kExperimentStepsPerRun - 3);
   state.insert(state.end(), last_state.begin(), last_state.end());
   near.state = state;

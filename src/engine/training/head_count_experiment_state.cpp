@@ -49,16 +49,20 @@ std::string HeadCountExperiment::restore_state(const std::uint8_t* bytes, std::s
   Header header;
   if (size < sizeof header) return "experiment state: too short for its header";
   std::memcpy(&header, bytes, sizeof header);
-  if (header.magic != kMagic || header.version != kVersion) return "experiment state: not an experiment state of this version";
+  if (header.magic != kMagic || header.version != kVersion)
+    return "experiment state: not an experiment state of this version";
   if (header.run_count != runs_.size())
-    return "experiment state: " + std::to_string(header.run_count) + " runs, this experiment has " + std::to_string(runs_.size());
+    return "experiment state: " + std::to_string(header.run_count) + " runs, this experiment has " +
+           std::to_string(runs_.size());
   const std::size_t records = sizeof header + runs_.size() * sizeof(RunRecord);
-  if (size < records || header.current > runs_.size()) return "experiment state: " + std::to_string(size) + " bytes do not match its header";
+  if (size < records || header.current > runs_.size())
+    return "experiment state: " + std::to_string(size) + " bytes do not match its header";
   std::vector<HeadCountRun> runs = runs_;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     RunRecord record;
     std::memcpy(&record, bytes + sizeof header + r * sizeof record, sizeof record);
-    if (record.steps_done < 0 || record.steps_done > steps_per_run_) return "experiment state: a run's steps are out of range";
+    if (record.steps_done < 0 || record.steps_done > steps_per_run_)
+      return "experiment state: a run's steps are out of range";
     runs[r].steps_done = record.steps_done;
     runs[r].held_out_loss = record.held_out_loss;
     runs[r].done = record.done != 0;
