@@ -10,7 +10,9 @@
 //      page's main thread with nothing else to do (window.headlab.trainBenchmark);
 //   2. in-page speed: Play pressed in the Training tab, the page drawing as usual: steps/s,
 //      frames/s and how many of them were drawn (a frame with nothing new is not), and the time
-//      at which each role first appears on the held-out timeline (read every 0.2 s). Play trains
+//      at which each learned role first appears on the held-out timeline (read every 0.2 s; a
+//      head's label counts once it differs from the untrained model's, whose near-uniform heads
+//      read as broad at step 0). Play trains
 //      in the training worker; with --main-thread its script is refused, so the page trains in its
 //      own frames at --speed, as it does where workers cannot start;
 //   3. native speed: bench/training_bench (Google Benchmark) from build/bench, build/native or build/trainui,
@@ -74,6 +76,12 @@ try {
 
   await page.evaluate(([s, share]) => { window.headlab.trainReset({ seed: s }); window.headlab.trainSettings({ speed: share }); },
                       [seed, speed]);
+  // The untrained model's labels (a head of near-uniform attention reads as broad at step 0): a
+  // head's role counts as learned only once its label differs from this one.
+  const untrained = {};
+  for (const role of (await page.evaluate(() => window.headlab.trainState())).roles)
+    untrained[`L${role.layer}H${role.head}`] = role.label;
+  result.untrained_roles = untrained;
   await countDrawnFrames(page);
   await clickOn('train/play');
   log(`in-page training for ${seconds} s (seed ${seed}, ` +
@@ -88,10 +96,11 @@ try {
     state = await page.evaluate(() => window.headlab.trainState());
     firstFrames ??= { frames: state.frames, drawn: await page.evaluate(() => window.drawnFrames), time: Date.now() };
     const elapsed = (Date.now() - start) / 1000;
-    for (const role of state.roles)
-      if (role.label !== 'mixed' && !(role.label in firstSeen))
+    const learned = state.roles.filter((r) => r.label !== 'mixed' && r.label !== untrained[`L${r.layer}H${r.head}`]);
+    for (const role of learned)
+      if (!(role.label in firstSeen))
         firstSeen[role.label] = { seconds: +elapsed.toFixed(1), step: state.step, head: `L${role.layer}H${role.head}` };
-    const labelled = state.roles.filter((r) => r.label !== 'mixed').length;
+    const labelled = learned.length;
     if (labelled >= 3 && !result.three_roles) result.three_roles = { seconds: +elapsed.toFixed(1), step: state.step };
     if (poll % 5 === 0) log(`  ${elapsed.toFixed(0).padStart(3)} s  step ${String(state.step).padStart(5)}  loss ${state.loss?.toFixed(2) ?? '-'}` +
         `  ${state.steps_per_second.toFixed(0)} steps/s  ${state.frames_per_second.toFixed(0)} fps  ` +
@@ -128,8 +137,11 @@ if (asJson) {
               `(${result.in_page.in_worker ? 'in the training worker' : 'on the main thread'}) at ${result.in_page.frames_per_second} frames/s, ` +
               `${result.in_page.drawn_per_second} of them drawn` +
               ` (${result.in_page.steps} steps in ${seconds} s, loss ${result.in_page.first_loss.toFixed(2)} -> ${result.in_page.loss.toFixed(2)})`);
+  const startLabels = Object.entries(result.untrained_roles).filter(([, label]) => label !== 'mixed');
+  console.log('  untrained (not counted as learned): ' +
+              (startLabels.length ? startLabels.map(([head, label]) => `${head} ${label}`).join(', ') : 'every head mixed'));
   for (const [label, seen] of Object.entries(result.first_seen))
     console.log(`  first ${label.padEnd(18)} after ${String(seen.seconds).padStart(5)} s (step ${seen.step}, ${seen.head})`);
-  if (result.three_roles) console.log(`  three heads with roles after ${result.three_roles.seconds} s (step ${result.three_roles.step})`);
+  if (result.three_roles) console.log(`  three heads with learned roles after ${result.three_roles.seconds} s (step ${result.three_roles.step})`);
   console.log('  roles at the end: ' + result.in_page.roles.map((r) => `${r.head} ${r.label}`).join(', '));
 }
