@@ -11,12 +11,16 @@ inline double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Trainer::step(1), keeping a moving average of a step's duration to plan the next ones with.
+// Folds one duration into a moving average of them, which plans how many more fit a frame or chunk.
+inline void average_in(double& average_seconds, double took) {
+  average_seconds = average_seconds <= 0.0 ? took : 0.9 * average_seconds + 0.1 * took;
+}
+
+// Trainer::step(1), keeping a moving average of a step's duration.
 inline void timed_step(training::Trainer& trainer, double& step_seconds) {
   const double start = now_seconds();
   trainer.step(1);
-  const double took = now_seconds() - start;
-  step_seconds = step_seconds <= 0.0 ? took : 0.9 * step_seconds + 0.1 * took;
+  average_in(step_seconds, now_seconds() - start);
 }
 
 }  // namespace headlab::app

@@ -286,8 +286,7 @@ double TrainingSession::advance_frame() {
       do {
         const double before = now_seconds();
         comparison_running_ = step_comparison_pair();
-        const double took = now_seconds() - before;
-        pair_seconds = pair_seconds <= 0.0 ? took : 0.9 * pair_seconds + 0.1 * took;
+        average_in(pair_seconds, now_seconds() - before);
       } while (comparison_running_ && now_seconds() + pair_seconds <= deadline);
     }
   }

@@ -9,6 +9,21 @@
 #include "app/worker_messages.h"
 
 namespace headlab::app {
+namespace {
+
+// A comparison's two trainers as the one state a job carries, both ways.
+std::vector<std::uint8_t> save_comparison(const training::HeadComparison& comparison) {
+  return pack_comparison_state(comparison.many.save_state(), comparison.one.save_state());
+}
+
+std::string restore_comparison(training::HeadComparison& comparison, const std::vector<std::uint8_t>& state) {
+  const ComparisonState parts = unpack_comparison_state(state);
+  if (!parts.error.empty()) return parts.error;
+  if (std::string e = comparison.many.restore_state(parts.many.data(), parts.many.size()); !e.empty()) return e;
+  return comparison.one.restore_state(parts.one.data(), parts.one.size());
+}
+
+}  // namespace
 
 // The page's side.
 
@@ -30,7 +45,7 @@ void TrainingSession::hand_over_comparison() {
   run.job = WorkerJob::comparison;
   run.generation = comparison_job_.start();
   run.seed = comparison_->many.config().seed;
-  run.state = pack_comparison_state(comparison_->many.save_state(), comparison_->one.save_state());
+  run.state = save_comparison(*comparison_);
   worker_->start(run);
 }
 
@@ -77,12 +92,7 @@ void TrainingSession::receive(const WorkerUpdate& update) {
   const bool for_experiment = experiment_ && experiment_job_.speaks_for(update.experiment_generation);
   std::string error = update.error;
   if (error.empty() && for_run) error = trainer_->restore_state(update.state.data(), update.state.size());
-  if (error.empty() && for_comparison) {
-    const ComparisonState parts = unpack_comparison_state(update.comparison_state);
-    error = parts.error;
-    if (error.empty()) error = comparison_->many.restore_state(parts.many.data(), parts.many.size());
-    if (error.empty()) error = comparison_->one.restore_state(parts.one.data(), parts.one.size());
-  }
+  if (error.empty() && for_comparison) error = restore_comparison(*comparison_, update.comparison_state);
   if (error.empty() && for_experiment)
     error = experiment_->restore_state(update.experiment_state.data(), update.experiment_state.size());
   if (!error.empty()) {
@@ -145,10 +155,7 @@ std::string TrainingSession::take_over_comparison(const WorkerRun& run) {
   config.seed = run.seed;
   Result<training::HeadComparison> comparison = training::make_head_comparison(config, *grammar_);
   if (!comparison.ok()) return comparison.error();
-  const ComparisonState parts = unpack_comparison_state(run.state);
-  if (!parts.error.empty()) return parts.error;
-  if (std::string e = comparison.value().many.restore_state(parts.many.data(), parts.many.size()); !e.empty()) return e;
-  if (std::string e = comparison.value().one.restore_state(parts.one.data(), parts.one.size()); !e.empty()) return e;
+  if (std::string e = restore_comparison(comparison.value(), run.state); !e.empty()) return e;
   comparison_ = std::move(comparison).value();
   comparison_running_ = true;
   comparison_paused_ = false;
@@ -228,8 +235,8 @@ int TrainingSession::train_for(double seconds, int rounds) {
       }
     }
     ++done;
-    const double now = now_seconds(), took = now - before;
-    round_seconds = round_seconds <= 0.0 ? took : 0.9 * round_seconds + 0.1 * took;
+    const double now = now_seconds();
+    average_in(round_seconds, now - before);
     if (now + round_seconds > deadline) break;
   }
   return done;
@@ -250,7 +257,7 @@ WorkerUpdate TrainingSession::take_update(const WorkerGenerations& generations) 
   }
   if (comparison_ && (comparison_running_ || comparison_paused_)) {
     update.comparison_generation = generations.comparison;
-    update.comparison_state = pack_comparison_state(comparison_->many.save_state(), comparison_->one.save_state());
+    update.comparison_state = save_comparison(*comparison_);
     update.comparison_paused = comparison_paused_;
     comparison_paused_ = false;
   }

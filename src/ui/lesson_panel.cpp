@@ -45,18 +45,20 @@ void lesson_list(PanelContext& context, float width) {
   const app::LessonList& lessons = context.resources().lessons;
   const int count = static_cast<int>(lessons.size());
   // Completion mark and number, right-aligned in a column of their own, so the titles line up.
+  std::vector<int> done(count);
   std::vector<std::string> numbers(count);
+  std::vector<float> number_widths(count);
   float column = 0.0f;
   for (int l = 0; l < count; ++l) {
-    const int done = completed_steps(state, lessons[l]);
-    const char* mark = done == static_cast<int>(lessons[l].steps.size()) ? "\xE2\x9C\x93" : (done > 0 ? "\xE2\x80\xA2" : "");
+    done[l] = completed_steps(state, lessons[l]);
+    const char* mark = done[l] == static_cast<int>(lessons[l].steps.size()) ? "\xE2\x9C\x93" : (done[l] > 0 ? "\xE2\x80\xA2" : "");
     numbers[l] = std::string(mark) + " " + std::to_string(l + 1) + ". ";
-    column = std::max(column, ImGui::CalcTextSize(numbers[l].c_str()).x);
+    number_widths[l] = ImGui::CalcTextSize(numbers[l].c_str()).x;
+    column = std::max(column, number_widths[l]);
   }
   const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
   for (int l = 0; l < count; ++l) {
     const lessons::Lesson& lesson = lessons[l];
-    const int done = completed_steps(state, lesson);
     ImGui::PushID(l);
     const std::string& title = app::localized(lesson.title, language);
     const float title_room = std::max(ImGui::GetFontSize() * 4.0f, width - column);
@@ -65,14 +67,14 @@ void lesson_list(PanelContext& context, float width) {
     if (ImGui::Selectable("##lesson", state.progress.lesson == l, 0, ImVec2(column + title_size.x, title_size.y)))
       context.actions.start_lesson(l, 0);
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw->AddText(ImVec2(at.x + column - ImGui::CalcTextSize(numbers[l].c_str()).x, at.y), text_colour, numbers[l].c_str());
+    draw->AddText(ImVec2(at.x + column - number_widths[l], at.y), text_colour, numbers[l].c_str());
     draw->AddText(nullptr, 0.0f, ImVec2(at.x + column, at.y), text_colour, title.c_str(), nullptr, title_room);
     register_item(context.ui, "lesson/" + std::to_string(l));
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 24.0f);
       ImGui::TextUnformatted(app::localized(lesson.summary, language).c_str());
-      ImGui::TextDisabled(context.tr("completed"), done, static_cast<int>(lesson.steps.size()));
+      ImGui::TextDisabled(context.tr("completed"), done[l], static_cast<int>(lesson.steps.size()));
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
