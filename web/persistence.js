@@ -207,5 +207,11 @@
     window.addEventListener('pagehide', () => autosave(true));
   }
 
-  window.headlabPersistence = { start, copyLink, pickFile, readFile, notify, autosave, lastLink: '', lastSavedAt: 0 };
+  // Whether the lab has changed since autosave last wrote it (or refused to): tests wait on this
+  // instead of on a number of ticks.
+  function pending() {
+    try { return window.headlab.request({ op: 'stateKey' }) !== savedKey; } catch (e) { return false; }
+  }
+
+  window.headlabPersistence = { start, copyLink, pickFile, readFile, notify, autosave, pending, lastLink: '', lastSavedAt: 0 };
 })();

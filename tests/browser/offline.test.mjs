@@ -103,7 +103,8 @@ test('after one visit the lab opens offline with the learner\'s work; online, ea
       return false;
     });
     assert.equal(lazyCached, true, 'a lazy file is cached once fetched');
-    await page.waitForTimeout(1200);  // the reload's own autosave ticks, so nothing is pending
+    // The reload's own autosave has written, so nothing is pending.
+    await page.waitForFunction(() => !window.headlabPersistence.pending(), null, { timeout: 10000 });
 
     // Offline: the browser's network off and the server gone.
     await context.setOffline(true);

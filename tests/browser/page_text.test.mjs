@@ -171,7 +171,8 @@ test('after start-up the notices follow the lab\'s language: a broken link, a re
   await screenshot(page, 'page-text-broken-link-zh');
 
   // Saved work that cannot be restored but still says Chinese: set aside, and the clean lab stays Chinese.
-  await page.waitForTimeout(1500);  // autosave settles, else leaving the page saves the live state over the junk
+  // Autosave settles, else leaving the page saves the live state over the junk.
+  await page.waitForFunction(() => !window.headlabPersistence.pending(), null, { timeout: 10000 });
   await page.evaluate(() => localStorage.setItem('headlab.state', '{"format":"headlab-state","version":1,"language":"zh","model":{"format":"headlab-model"}}'));
   await page.goto('about:blank');
   await page.goto(server.url);

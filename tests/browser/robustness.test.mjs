@@ -67,7 +67,7 @@ test('a trap says so, offers a reload, keeps the last autosave and the reload re
   await screenshot(page, 'robustness-trap-message');
   // Nothing more is asked of the engine, and autosave no longer writes.
   await assert.rejects(page.evaluate(() => window.headlab.state()), /stopped after an internal error/);
-  await page.waitForTimeout(1200);
+  await page.evaluate(() => { window.headlabPersistence.autosave(); window.headlabPersistence.autosave(true); });
   assert.equal(await page.evaluate(() => localStorage.getItem('headlab.state')), saved);
   // The Reload button restores the work.
   await Promise.all([page.waitForNavigation(), page.click('#reload')]);
