@@ -55,7 +55,7 @@ json op_load_state(Controller& c, RequestFields& f) {
   return from_error(load_state(c, text));
 }
 
-// Share links (docs/saving-and-sharing.md): the fragment "#s=..." for the current lab, and back.
+// Share links (README, "Saving and sharing"): the fragment "#s=..." for the current lab, and back.
 json op_share_link(Controller& c, RequestFields&) {
   if (std::string why = state_too_large(c.state()); !why.empty()) return failure(why);
   return success(std::string(kShareLinkPrefix) + encode_share_payload(save_state(c.state())));

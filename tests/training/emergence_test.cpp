@@ -39,11 +39,11 @@ TEST(Emergence, DefaultTrainerGrowsSpecialisedHeadsWithinThreeThousandSteps) {
   for (const char* relation : {"nsubj", "det", "punct"}) {
     const BestHead best = best_head(report, grammar().relation_index(relation));
     std::printf("%-6s L%dH%d %.2f vs offset baseline %.2f\n", relation, best.layer, best.head, best.accuracy, best.baseline);
-    EXPECT_GE(best.accuracy, best.baseline + 0.10f) << relation;  // LABELS.md: syntactic when >= baseline + 0.10
+    EXPECT_GE(best.accuracy, best.baseline + 0.10f) << relation;  // syntactic when >= baseline + 0.10 (docs/labels.md)
   }
   const BestHead previous = best_previous_token_head(report);
   std::printf("previous-token L%dH%d %.2f\n", previous.layer, previous.head, previous.accuracy);
-  EXPECT_GT(previous.accuracy, 0.5f);  // LABELS.md: previous_token when mean A[i, i-1] > 0.5
+  EXPECT_GT(previous.accuracy, 0.5f);  // previous_token when mean A[i, i-1] > 0.5 (docs/labels.md)
 
   // Probes (Hewitt & Liang 2019): some head's POS probe is clearly selective.
   ProbeConfig probe_config;

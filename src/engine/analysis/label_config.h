@@ -44,7 +44,7 @@ struct LabelConfig {
   float syntactic_min_selectivity = 0.75f;
   // ... and not a sink: when one word is the (other-word) argmax of more than this share of rows,
   // everything looks at it (often the main verb), and the arcs it completes are no evidence of a
-  // relation-specific head (the "attend to the verb" confound LABELS.md warns about).
+  // relation-specific head (the "attend to the verb" confound of the reference run, docs/training.md).
   float syntactic_max_sink_share = 0.34f;
   // Relations not scored: attention to punctuation is the delimiter role (Clark et al. 2019,
   // sec. 3.2); scoring "punct" as syntax would call every delimiter head syntactic.
@@ -61,7 +61,7 @@ struct LabelConfig {
   // one; no published threshold, HeadLab uses a majority of the row's mass.
   float duplicate_token = 0.5f;
   // induction: mean attention on the token after an earlier copy (prefix matching), over rows
-  // that have one: > 0.5 (LABELS.md; Olsson et al. 2022 report trained induction heads near 0.9).
+  // that have one: > 0.5 (Olsson et al. 2022; trained induction heads reach about 0.9).
   float induction = 0.5f;
   // ... and for both, the mass must be at least this multiple of what all rows give the same keys
   // (key_mass): a sink head that sends every row to one word is not matching repeats (HeadLab's

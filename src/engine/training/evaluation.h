@@ -1,7 +1,7 @@
 #pragma once
 // Held-out evaluation: the engine's own forward pass (the one the page shows) on generated
 // sentences with gold structure, and per-head scores against that structure:
-//   arc accuracy (Clark et al. 2019, section 4.2; LABELS.md): for the arcs of a relation, the share
+//   arc accuracy (Clark et al. 2019, section 4.2): for the arcs of a relation, the share
 //     whose partner is the query's row argmax, excluding the query itself, [CLS] and [SEP]; in both
 //     directions (the dependent attending to its head, the head attending to its dependent);
 //   baseline: the best fixed offset (partner = query + k, the most frequent k) for the same arcs;
@@ -74,7 +74,7 @@ struct BestHead {
 // The head and direction with the highest accuracy on a relation.
 BestHead best_head(const ArcReport& report, int relation);
 // The head with the highest mean attention on the previous token (accuracy = that mean, baseline
-// = 0.5 as the LABELS.md threshold).
+// = 0.5, the previous_token label's threshold).
 BestHead best_previous_token_head(const ArcReport& report);
 
 }  // namespace headlab::training

@@ -16,7 +16,7 @@
 namespace headlab::training {
 
 // A head "has formed" at this prefix matching: far above chance (about 1/n, 0.03 to 0.1 here) and
-// below both the formed level (0.8 to 0.9) and LABELS.md's label threshold 0.5, so the first
+// below both the formed level (0.8 to 0.9) and the induction label's threshold 0.5, so the first
 // report past it is the step of the jump (Olsson et al. 2022: the phase change is abrupt).
 inline constexpr float kInductionFormedScore = 0.4f;
 

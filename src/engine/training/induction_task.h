@@ -6,7 +6,7 @@
 // (Olsson et al. 2022, "In-context learning and induction heads"; Elhage et al. 2021).
 // Prefix, segment and gap lengths are all drawn per sequence, so neither the position of the
 // first copy nor the distance between the copies is fixed; with a fixed period a positional head
-// (attend k tokens back) solves the task instead (docs/training.md, LABELS.md).
+// (attend k tokens back) solves the task instead (docs/training.md).
 // Deterministic: the same config and seed give the same sequences on every platform.
 #include <cstdint>
 #include <string>

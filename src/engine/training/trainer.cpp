@@ -26,7 +26,7 @@ TrainerConfig default_trainer_config(Task task) {
     c.induction.symbol_count = 26;  // fewer chance repeats than with 10 or 16 symbols: sharper heads
     c.objective = Objective::next_token;
     c.batch_size = 16;
-    // LABELS.md's torch run used 2e-3; here 2e-3 forms a head 600 to 1,200 steps later, and on
+    // The reference PyTorch run used 2e-3 (docs/training.md); here 2e-3 forms a head 600 to 1,200 steps later, and on
     // seeds 1 and 2 by the duplicate-token route instead of the previous-token head.
     c.learning_rate = 3e-3f;
     c.warmup_steps = 100;
