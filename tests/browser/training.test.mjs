@@ -48,9 +48,10 @@ test('Play in the Training tab: the loss falls, heads take roles, the page keeps
   const framesSoFar = await countFrames(page);
   const start = Date.now();
   const log = [];
-  // Until three heads hold a role (the issue's budget is 30 s), for at most 45 s.
+  // Until three heads hold a role (the budget is 30 s), for at most 45 s: a sample a second for the log.
   for (;;) {
-    await page.waitForTimeout(1000);
+    await page.waitForFunction((since) => window.headlab.trainState().roles.filter((r) => r.label !== 'mixed' && r.label !== 'broad').length >= 3 ||
+                                          Date.now() - since >= 1000, start, { timeout: 5000, polling: 100 });
     state = await trainState(page);
     log.push(`${((Date.now() - start) / 1000).toFixed(0)} s: step ${state.step}, loss ${state.loss?.toFixed(2)}, ` +
              rolesOf(state).map((r) => `L${r.layer}H${r.head} ${r.label}`).join(', '));
@@ -73,8 +74,8 @@ test('Play in the Training tab: the loss falls, heads take roles, the page keeps
   await click(page, 'train/play');
   const paused = await trainState(page);
   assert.equal(paused.running, false);
-  await page.waitForTimeout(500);
-  assert.equal((await trainState(page)).step, paused.step, 'paused means no more steps');
+  await frames(page, 30);
+  assert.equal((await trainState(page)).step, paused.step, 'paused means no more steps, 30 frames later');
   assert.equal(paused.in_worker, false, 'the page took the run back');
   // A step by hand goes on from where the worker's run was adopted.
   await click(page, 'train/step');
@@ -124,18 +125,20 @@ test('probe bars and one big head vs several small heads, both made in the train
   await click(page, 'train/compare');
   await page.waitForFunction(() => window.headlab.trainState().comparison?.in_worker, null, { timeout: 30000 });
   const comparisonFrames = (await trainState(page)).frames;
-  await page.waitForTimeout(6000);
+  // Until both sides have trained 50 steps in the worker and the page has drawn 60 frames meanwhile.
+  await page.waitForFunction((f) => { const s = window.headlab.trainState(); return s.comparison.step > 50 && s.frames - f > 60; },
+                             comparisonFrames, { timeout: 30000 });
   state = await trainState(page);
   assert.equal(state.comparison.in_worker, true);
   assert.ok(state.comparison.step > 50, `both trained in the worker (${state.comparison.step} steps)`);
-  assert.ok(state.frames - comparisonFrames > 60, `the page kept its frames (${state.frames - comparisonFrames} in 6 s)`);
+  assert.ok(state.frames - comparisonFrames > 60, `the page kept its frames (${state.frames - comparisonFrames})`);
   await click(page, 'train/compare');  // pause
   state = await trainState(page);
   const comparison = state.comparison;
   assert.equal(comparison.running, false);
   assert.equal(comparison.in_worker, false);
-  await page.waitForTimeout(1000);
-  assert.equal((await trainState(page)).comparison.step, comparison.step, 'paused: it trains nowhere');
+  await frames(page, 30);
+  assert.equal((await trainState(page)).comparison.step, comparison.step, 'paused: it trains nowhere, 30 frames later');
   assert.equal(comparison.many.heads, 4);
   assert.equal(comparison.one.heads, 1);
   assert.equal(comparison.many.d_k * comparison.many.heads, comparison.one.d_k);
@@ -164,8 +167,8 @@ test('the head-count experiment trains in the training worker: a run ends with i
   state = await trainState(page);
   assert.equal(state.experiment.running, false);
   assert.equal(state.experiment.in_worker, false);
-  await page.waitForTimeout(1000);
-  assert.equal((await trainState(page)).experiment.step, state.experiment.step, 'paused: it trains nowhere');
+  await frames(page, 30);
+  assert.equal((await trainState(page)).experiment.step, state.experiment.step, 'paused: it trains nowhere, 30 frames later');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -209,11 +212,13 @@ test('the heads of the model being trained redraw as it learns; a click shows on
   const { page, errors, context } = await openLab(browser, server.url, { width: 1920, height: 1080 });
   await click(page, 'tab/training');
   await click(page, 'train/play');
-  await page.waitForTimeout(1500);
+  await page.waitForFunction(() => window.headlab.trainState().snapshot.step > 0, null, { timeout: 30000 });
   const thumb = await scrollIntoView(page, 'train/loss', 'train/head/1/0');
   const before = await page.screenshot({ clip: thumb });
   const stepBefore = (await trainState(page)).snapshot.step;
-  await page.waitForTimeout(2500);
+  // Until the overview has been redrawn from a later snapshot (it renews at most four times a second).
+  await page.waitForFunction((b) => window.headlab.trainState().snapshot.step > b + 200, stepBefore, { timeout: 30000 });
+  await frames(page, 3);
   const after = await page.screenshot({ clip: await rectOf(page, 'train/head/1/0') });
   const state = await trainState(page);
   assert.ok(state.snapshot.step > stepBefore, `the snapshot follows training (${stepBefore} -> ${state.snapshot.step})`);
