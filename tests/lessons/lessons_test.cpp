@@ -148,7 +148,7 @@ TEST(LessonFiles, BadFieldsNameTheirPath) {
   EXPECT_EQ(error_with("/steps/0/goal/layer", "1"), "demo.steps[0].goal.layer: expected an integer in -1..5 (got \"1\")");
   EXPECT_EQ(error_with("/steps/0/goal/head", 16), "demo.steps[0].goal.head: expected an integer in -1..15 (got 16)");
   EXPECT_EQ(error_with("/steps/0/goal/min", "high"), "demo.steps[0].goal.min: expected a number in [-1e+06, 1e+06] (got \"high\")");
-  EXPECT_EQ(error_with("/steps/0/goal/label", 3.5), "demo.steps[0].goal.label: expected a string (got 3.5)");
+  EXPECT_EQ(error_with("/steps/0/goal/label", 3.5), "demo.steps[0].goal.label: expected a non-empty string (got 3.5)");
   EXPECT_EQ(error_with("/steps/0/setup", json::array({{{"op", 1}}})), "demo.steps[0].setup[0].op: expected a non-empty string (got 1)");
   EXPECT_EQ(error_with("/steps/0/highlight", json::array({7})), "demo.steps[0].highlight[0]: expected a non-empty string (got 7)");
   EXPECT_EQ(error_with("/id", 5), "id: expected a non-empty string (got 5)");
