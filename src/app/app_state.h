@@ -55,7 +55,8 @@ struct AppState {
   Selection selection;
   std::vector<Notice> notices;  // newest last; the UI shows and dismisses them
   // The last RequestTraining (the page's training run follows each new serial once) and what the
-  // run measured at its latest held-out sample, for training goals (not saved).
+  // run measured at its latest held-out sample, for training goals (not saved; a request empties
+  // it until the session reads the run it then has).
   RequestTraining training_request;
   std::uint64_t training_request_serial = 0;
   RequestHeadCountExperiment experiment_request;

@@ -133,15 +133,20 @@ std::string perform(AppState& state, const Resources&, const SetTheme& a) {
   return {};
 }
 
+// The reading describes the run (and experiment) as they were before the request, which may start
+// them over: a lesson step's goal checked right after its setup would count a run trained before
+// the step. Dropped here; the session's next sync reads whatever then runs.
 std::string perform(AppState& state, const Resources&, const RequestTraining& a) {
   state.training_request = a;
   ++state.training_request_serial;
+  state.training.reset();
   return {};
 }
 
 std::string perform(AppState& state, const Resources&, const RequestHeadCountExperiment& a) {
   state.experiment_request = a;
   ++state.experiment_request_serial;
+  state.training.reset();
   return {};
 }
 

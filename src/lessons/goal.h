@@ -27,6 +27,8 @@
 //        never met for other models)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer"; a pruned goal with layer -1 counts every layer. Tokens are named by text (first match) or by index.
+// A kind takes only the fields shown for it ("min_score" is "min" for label and score goals); a
+// label goal with no min or max holds when the label matches, with one when the score is also in range.
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -43,29 +45,57 @@
 #include "engine/model.h"
 #include "engine/result.h"
 #include "engine/token.h"
+#include "engine/training/task.h"
 
 namespace headlab::lessons {
 
 enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, training, held_out,
                       all, any, negation };
 
+// The closed vocabularies of goal fields, each with one name table (the names lesson files use).
+enum class GoalMatrix { W_Q, W_K, W_V, W_O };
+enum class HeldOutMeasure { loss, distance, entropy };
+// What a training goal reads of the run: a head's prefix matching ("induction"), previous-token
+// or duplicate-token score, the number of different labels its heads hold, or how many head
+// counts of the one-vs-many experiment have a finished run.
+enum class TrainingRole { induction, previous_token, duplicate_token, distinct_roles, experiment_head_counts };
+
+const char* goal_kind_name(GoalKind kind);
+const char* matrix_name(GoalMatrix matrix);
+const char* held_out_measure_name(HeldOutMeasure measure);
+const char* training_role_name(TrainingRole role);
+
+// A token named by a goal: its text as written (matched against the token texts, then their
+// lexicon keys) and, when that is a number (3 or "3"), the index tried after them.
+struct TokenRef {
+  std::string text;
+  int index = -1;
+};
+
+// One goal as a typed value, parsed strictly (parse_goal): every field below is checked and
+// resolved when the lesson loads, so evaluation reads enums and indices, never names.
 struct Goal {
   GoalKind kind = GoalKind::all;
   int layer = 0;
   int head = -1;        // -1: any head of the layer
   int head_b = -1;      // distance
-  std::string label;    // label: role id, "syntactic" (any relation) or "syntactic:<rel>"
-  std::string role;     // score
-  std::string from, to; // attention: token text or index as text
-  std::string matrix;   // weight: "W_Q" | "W_K" | "W_V" | "W_O"
-  std::string row;      // weight: feature name or index
+  std::string label;    // label: role id, "mixed", "syntactic" (any relation) or "syntactic:<rel>"
+  analysis::Role role = analysis::Role::previous_token;  // score
+  TokenRef from, to;                                     // attention
+  GoalMatrix matrix = GoalMatrix::W_Q;                   // weight
+  int row = 0;                                           // weight: the feature's index, or the index given
+  std::string row_name;                                  // weight: as written ("noun", "3"), for the panel
   int col = 0;
-  analysis::ProbeTask task = analysis::ProbeTask::pos;  // probe
-  double min_selectivity = -1e300;                      // probe
-  std::string training_task;                            // training: "grammar" | "induction"
-  std::string measure;                                  // held_out: "loss" | "distance" | "entropy"
+  analysis::ProbeTask probe_task = analysis::ProbeTask::pos;  // probe
+  double min_selectivity = -1e300;                            // probe
+  training::Task training_task = training::Task::grammar;     // training
+  TrainingRole training_role = TrainingRole::induction;       // training
+  HeldOutMeasure measure = HeldOutMeasure::loss;              // held_out
   double min = -1e300, max = 1e300;
   std::vector<Goal> goals;  // all / any / negation (one)
+
+  bool has_min() const { return min > -1e299; }
+  bool has_max() const { return max < 1e299; }
 };
 
 // What training goals read: the scores of every head of the in-page training run on its held-out
@@ -113,6 +143,9 @@ struct GoalView {
   const HeldOutMeasures* held_out = nullptr;
 };
 
+// Parses a goal strictly: an unknown field, kind, matrix, row, role, task or measure is refused
+// with its JSON path ("demo.steps[1].goal.goals[0].matrix: unknown matrix \"W_X\" (expected W_Q,
+// W_K, W_V or W_O)"); `path` is the goal's own path.
 Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
 bool goal_met(const Goal& goal, const GoalView& view);
 

@@ -28,10 +28,10 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
   const int head = number.head;
   switch (g.kind) {
     case GoalKind::attention:
-      return format_text(text.get("goal_num_attention", language), g.layer, head, g.from.c_str(), g.to.c_str());
+      return format_text(text.get("goal_num_attention", language), g.layer, head, g.from.text.c_str(), g.to.text.c_str());
     case GoalKind::score:  // "syntactic:nsubj" reads "nsubj (syntax)" / "nsubj（句法）"
       return format_text(text.get("goal_num_score", language), g.layer, head,
-                         label_display_name(g.role, Words{resources, language}).c_str());
+                         label_display_name(analysis::role_id(g.role), Words{resources, language}).c_str());
     case GoalKind::distance: return format_text(text.get("goal_num_distance", language), g.layer, g.head, g.head_b);
     case GoalKind::head_count: return format_text(text.get("goal_num_head_count", language), g.layer);
     case GoalKind::d_k: return format_text(text.get("goal_num_d_k", language), g.layer);
@@ -39,19 +39,19 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
       return g.layer < 0 ? std::string(text.get("goal_num_pruned_all", language))
                          : format_text(text.get("goal_num_pruned", language), g.layer);
     case GoalKind::weight:
-      if (g.matrix == "W_O") return format_text("L%d W_O[%s, %d]", g.layer, g.row.c_str(), g.col);
-      return format_text("L%dH%d %s[%s, %d]", g.layer, head, g.matrix.c_str(), g.row.c_str(), g.col);
+      if (g.matrix == lessons::GoalMatrix::W_O) return format_text("L%d W_O[%s, %d]", g.layer, g.row_name.c_str(), g.col);
+      return format_text("L%dH%d %s[%s, %d]", g.layer, head, lessons::matrix_name(g.matrix), g.row_name.c_str(), g.col);
     case GoalKind::output_block: return format_text(text.get("goal_num_output_block", language), g.layer, head);
     case GoalKind::held_out:
-      if (g.measure == "loss") return text.get("goal_num_held_out_loss", language);
-      return format_text(text.get(g.measure == "distance" ? "goal_num_held_out_distance" : "goal_num_held_out_entropy", language),
+      if (g.measure == lessons::HeldOutMeasure::loss) return text.get("goal_num_held_out_loss", language);
+      return format_text(text.get(g.measure == lessons::HeldOutMeasure::distance ? "goal_num_held_out_distance" : "goal_num_held_out_entropy", language),
                          g.layer);
     default: return {};
   }
 }
 
 std::string target(const Goal& g, bool count, const app::UiText& text, app::Language language) {
-  const bool has_min = g.min > -1e299, has_max = g.max < 1e299;
+  const bool has_min = g.has_min(), has_max = g.has_max();
   if (has_min && has_max && g.min == g.max) return "= " + format_value(g.min, count);
   if (has_min && has_max)
     return format_text(text.get("goal_target_range", language), format_value(g.min, count).c_str(), format_value(g.max, count).c_str());

@@ -187,14 +187,14 @@ void step_view(PanelContext& context) {
     // The training run's number the goal is about, against its target, as the run goes on.
     const double value = state.training ? lessons::training_goal_score(*training, *state.training) : NAN;
     char overlay[160];
-    if (std::isfinite(value) && training->role == "experiment_head_counts") {
+    if (std::isfinite(value) && training->training_role == lessons::TrainingRole::experiment_head_counts) {
       std::snprintf(overlay, sizeof overlay, context.tr("goal_training_experiment_bar"), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->experiment_runs);
-    } else if (std::isfinite(value) && training->role == "distinct_roles") {
+    } else if (std::isfinite(value) && training->training_role == lessons::TrainingRole::distinct_roles) {
       std::snprintf(overlay, sizeof overlay, context.tr("goal_training_roles_bar"), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->steps);
     } else if (std::isfinite(value)) {
-      const std::string role = "goal_training_" + training->role;
+      const std::string role = std::string("goal_training_") + lessons::training_role_name(training->training_role);
       std::snprintf(overlay, sizeof overlay, context.tr("goal_training_bar"), training->layer,
                     context.tr(role.c_str()), value, training->min, state.training->steps);
     } else {

@@ -140,19 +140,21 @@ TEST(WordWrap, ChineseBreaksBetweenCharactersButNotBeforeClosingPunctuation) {
   EXPECT_EQ(font->CalcWordWrapPositionA(1.0f, english.data(), english.data() + english.size(), width) - english.data(), 9);
 }
 
-// A lesson goal's number names a syntactic role in words, never as its id "syntactic:nsubj".
-TEST(GoalNumberText, NamesSyntacticRolesInTheLearnersLanguage) {
+// A lesson goal's number names its role in words, never by its id "previous_token".
+TEST(GoalNumberText, NamesRolesInTheLearnersLanguage) {
   lessons::Goal goal;
   goal.kind = lessons::GoalKind::score;
-  goal.role = "syntactic:nsubj";
+  goal.role = analysis::Role::previous_token;
   goal.layer = 0;
   goal.min = 0.5;
+  const app::Resources& resources = app::test_resources();
   const lessons::GoalNumber number{&goal, 1, 0.25, false};
-  const std::string zh = goal_number_text(number, app::test_resources(), app::Language::zh);
-  EXPECT_NE(zh.find("nsubj（句法）"), std::string::npos) << zh;
-  EXPECT_EQ(zh.find("syntactic"), std::string::npos) << zh;
-  const std::string en = goal_number_text(number, app::test_resources(), app::Language::en);
-  EXPECT_NE(en.find("L0H1 nsubj (syntax) score"), std::string::npos) << en;
+  const std::string zh = goal_number_text(number, resources, app::Language::zh);
+  const std::string zh_role = app::localized(resources.role_names[static_cast<int>(analysis::Role::previous_token)], app::Language::zh);
+  EXPECT_NE(zh.find(zh_role), std::string::npos) << zh;
+  EXPECT_EQ(zh.find("previous_token"), std::string::npos) << zh;
+  const std::string en = goal_number_text(number, resources, app::Language::en);
+  EXPECT_NE(en.find("L0H1 previous token score"), std::string::npos) << en;
 }
 
 class ControllerTest : public ::testing::Test {

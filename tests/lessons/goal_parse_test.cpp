@@ -1,0 +1,151 @@
+// Goals are parsed strictly into typed values: each refusal names the lesson, the step and the
+// JSON path, and what a goal reads (matrix, row, bounds) is what its file says.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/action.h"
+#include "app/controller.h"
+#include "engine/embedding.h"
+#include "lessons/goal.h"
+#include "lessons/lesson.h"
+#include "../app/test_resources.h"
+
+namespace headlab::lessons {
+namespace {
+
+using nlohmann::json;
+
+const json kBoth = {{"en", "x"}, {"zh", "x"}};
+
+// A lesson "demo" of two steps whose second step has `goal`; the error parse_lesson gives, or "".
+std::string lesson_error(const json& goal) {
+  const json open = {{"kind", "head_count"}, {"layer", 0}, {"min", 1}};
+  const auto step = [&](const json& g) { return json{{"title", kBoth}, {"text", kBoth}, {"goal_text", kBoth}, {"goal", g}}; };
+  const json lesson = {{"format", "headlab-lesson"}, {"id", "demo"},   {"title", kBoth},
+                       {"summary", kBoth},           {"steps", {step(open), step(goal)}}};
+  Result<Lesson> parsed = parse_lesson(lesson.dump());
+  return parsed.ok() ? "" : parsed.error();
+}
+
+Goal parsed(const json& goal) {
+  Result<Goal> g = parse_goal(goal, "goal");
+  EXPECT_TRUE(g.ok()) << g.error();
+  return g.ok() ? std::move(g).value() : Goal{};
+}
+
+const json kWeight = {{"kind", "weight"}, {"layer", 0}, {"head", 0}, {"matrix", "W_K"}, {"row", "noun"}, {"col", 0}, {"min", 1}};
+
+json with(json goal, const char* key, const json& value) {
+  goal[key] = value;
+  return goal;
+}
+
+TEST(GoalParse, AWeightGoalReadsTheMatrixAndRowItNames) {
+  const Goal g = parsed(kWeight);
+  EXPECT_EQ(g.matrix, GoalMatrix::W_K);
+  EXPECT_EQ(g.row, feature_index("noun"));
+  EXPECT_EQ(g.row_name, "noun");
+  EXPECT_EQ(parsed(with(kWeight, "matrix", "W_O")).matrix, GoalMatrix::W_O);
+  EXPECT_EQ(parsed(with(kWeight, "row", 3)).row, 3);
+  const Goal training = parsed({{"kind", "training"}, {"task", "induction"}, {"role", "distinct_roles"}, {"min", 2}});
+  EXPECT_EQ(training.training_task, training::Task::induction);
+  EXPECT_EQ(training.training_role, TrainingRole::distinct_roles);
+  EXPECT_EQ(parsed({{"kind", "held_out"}, {"measure", "entropy"}, {"layer", 1}, {"min", 1}}).measure, HeldOutMeasure::entropy);
+  EXPECT_EQ(parsed({{"kind", "score"}, {"layer", 0}, {"role", "broad"}, {"max", 0.5}}).role, analysis::Role::broad);
+}
+
+// Used to read W_V for any name but W_Q, W_K and W_O.
+TEST(GoalParse, RefusesAnUnknownMatrix) {
+  EXPECT_EQ(lesson_error(with(kWeight, "matrix", "W_X")),
+            "demo.steps[1].goal.matrix: unknown matrix \"W_X\" (expected W_Q, W_K, W_V or W_O)");
+  EXPECT_EQ(lesson_error({{"kind", "all"}, {"goals", {kWeight, with(kWeight, "matrix", "w_q")}}}),
+            "demo.steps[1].goal.goals[1].matrix: unknown matrix \"w_q\" (expected W_Q, W_K, W_V or W_O)");
+}
+
+// Used to become row 0 (atoi of a name).
+TEST(GoalParse, RefusesAnUnknownRow) {
+  EXPECT_EQ(lesson_error(with(kWeight, "row", "nuon")),
+            "demo.steps[1].goal.row: unknown row \"nuon\" (expected a feature name such as \"noun\", or a row index)");
+  EXPECT_EQ(lesson_error(with(kWeight, "row", -1)), "demo.steps[1].goal.row: expected an integer in 0..511 (got -1)");
+}
+
+// Used to be ignored: a misspelt bound made a goal that always held.
+TEST(GoalParse, RefusesAnUnknownField) {
+  EXPECT_EQ(lesson_error(with(kWeight, "mni", 1)),
+            "demo.steps[1].goal.mni: unknown field \"mni\" (a weight goal takes layer, head, matrix, row, col, min or max)");
+  EXPECT_EQ(lesson_error({{"kind", "not"}, {"goal", {{"kind", "pruned"}, {"layer", 0}, {"min", 1}, {"head", 2}}}}),
+            "demo.steps[1].goal.goal.head: unknown field \"head\" (a pruned goal takes layer, min or max)");
+}
+
+TEST(GoalParse, RefusesMinAndMinScoreTogether) {
+  const json label = {{"kind", "label"}, {"layer", 0}, {"head", 0}, {"label", "self"}, {"min", 0.2}, {"min_score", 0.8}};
+  EXPECT_EQ(lesson_error(label), "demo.steps[1].goal.min_score: give min or min_score, not both");
+}
+
+// The names of every other closed vocabulary, refused with what was expected.
+TEST(GoalParse, RefusesUnknownNamesWithWhatWasExpected) {
+  struct Case {
+    json goal;
+    const char* error;
+  };
+  const Case cases[] = {
+      {{{"kind", "lable"}},
+       "demo.steps[1].goal.kind: unknown goal kind \"lable\" (expected label, attention, score, distance, head_count, pruned, "
+       "weight, d_k, output_block, probe, training, held_out, all, any or not)"},
+      {{{"kind", "training"}, {"task", "grammer"}, {"role", "induction"}},
+       "demo.steps[1].goal.task: unknown task \"grammer\" (expected \"grammar\" or \"induction\")"},
+      {{{"kind", "training"}, {"task", "grammar"}, {"role", "syntax"}},
+       "demo.steps[1].goal.role: unknown training role \"syntax\" (expected \"induction\", \"previous_token\", "
+       "\"duplicate_token\", \"distinct_roles\" or \"experiment_head_counts\")"},
+      {{{"kind", "held_out"}, {"measure", "perplexity"}},
+       "demo.steps[1].goal.measure: unknown measure \"perplexity\" (expected \"loss\", \"distance\" or \"entropy\")"},
+      {{{"kind", "probe"}, {"layer", 0}, {"head", 0}, {"task", "tags"}},
+       "demo.steps[1].goal.task: unknown probe task \"tags\" (expected \"pos\" or \"previous_pos\")"},
+      {{{"kind", "score"}, {"layer", 0}, {"role", "syntactic:nsubj"}}, "demo.steps[1].goal.role: unknown role \"syntactic:nsubj\""},
+      {{{"kind", "label"}, {"layer", 0}, {"label", "previus_token"}}, "demo.steps[1].goal.label: unknown label \"previus_token\""},
+      {{{"kind", "weight"}, {"layer", 0}, {"head", 0}, {"row", "noun"}}, "demo.steps[1].goal.matrix: missing"},
+      {{{"kind", "attention"}, {"layer", 0}, {"from", "fox"}}, "demo.steps[1].goal.to: missing"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(lesson_error(c.goal), c.error) << c.goal.dump();
+}
+
+// Reading goals against the lab's state as it starts.
+class GoalReading : public ::testing::Test {
+ protected:
+  const app::Resources& resources = app::test_resources();
+  app::AppState state;
+  app::Controller controller{state, resources};
+  GoalView view() const { return GoalView{state.document.model, state.input.tokens, state.trace, state.analysis}; }
+};
+
+// A label goal with only a max used to ignore it (the label alone met the goal).
+TEST_F(GoalReading, ALabelGoalWithOnlyAMaxHoldsItsScoreToIt) {
+  int head = -1;
+  const analysis::LayerAnalysis& layer = state.analysis.layers[0];
+  for (int h = 0; h < static_cast<int>(layer.heads.size()) && head < 0; ++h)
+    if (!layer.heads[h].label.mixed) head = h;
+  ASSERT_GE(head, 0) << "the default model has a labelled head in layer 0";
+  const analysis::HeadAnalysis& a = layer.heads[head];
+  const double score = a.scores.score(a.label.primary);
+  const json goal = {{"kind", "label"}, {"layer", 0}, {"head", head}, {"label", a.label.label}};
+  EXPECT_TRUE(goal_met(parsed(goal), view()));
+  EXPECT_TRUE(goal_met(parsed(with(goal, "max", score + 0.01)), view()));
+  EXPECT_FALSE(goal_met(parsed(with(goal, "max", score - 0.01)), view())) << a.label.label << " " << score;
+  EXPECT_FALSE(goal_met(parsed(with(goal, "min", score + 0.01)), view()));
+}
+
+TEST_F(GoalReading, AWeightGoalReadsItsOwnMatrix) {
+  const int noun = feature_index("noun");
+  ASSERT_TRUE(controller.apply(app::SetWeight{0, 0, app::WeightMatrix::W_K, noun, 0, 7.0}).ok());
+  ASSERT_TRUE(controller.apply(app::SetWeight{0, 0, app::WeightMatrix::W_V, noun, 0, -7.0}).ok());
+  const json goal = with(with(kWeight, "min", 6.5), "max", 7.5);
+  EXPECT_TRUE(goal_met(parsed(goal), view()));
+  EXPECT_FALSE(goal_met(parsed(with(goal, "matrix", "W_V")), view()));
+  EXPECT_FALSE(goal_met(parsed(with(goal, "row", noun + 1)), view()));
+}
+
+}  // namespace
+}  // namespace headlab::lessons
