@@ -180,7 +180,7 @@ json handle_training_op(TrainingSession& session, Controller& controller, const 
     float lr = session.settings().learning_rate;
     training::Task task = session.settings().task;
     if (!fields.seed("seed", seed) || !fields.number("lr", kMinLearningRate, kMaxLearningRate, lr) ||
-        !fields.one_of("task", {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}}, task))
+        !fields.one_of("task", training::kTaskNames, task))
       return failure(fields.error());
     // trainStart goes on with the current run unless a seed or another task asks for a new one.
     if (op == "trainReset" || fields.has("seed") || task != session.settings().task || !session.started())

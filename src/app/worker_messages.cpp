@@ -144,7 +144,7 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
       if (job == job_name(known)) run.job = known;
     run.learning_rate = static_cast<float>(r.real(r.at(j, "learning_rate")));
     run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
-    run.task = r.text(r.at(j, "task")) == "induction" ? training::Task::induction : training::Task::grammar;
+    run.task = training::task_from_name(r.text(r.at(j, "task"))).value_or(training::Task::grammar);
     run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
     run.sample_every = r.integer<int>(r.at(j, "sample_every"));
     run.held_out_count = r.integer<int>(r.at(j, "held_out_count"));
