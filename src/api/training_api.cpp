@@ -118,13 +118,13 @@ json training_state_json(const TrainingSession& session, bool losses) {
     for (std::size_t k = 0; k < sample.heads.size(); ++k) {
       const HeadRole& role = sample.heads[k];
       const auto [layer, head] = head_at(trainer->model(), static_cast<int>(k));
-      heads.push_back({{"layer", layer}, {"head", head}, {"label", role.label}, {"score", role.score},
+      heads.push_back({{"layer", layer}, {"head", head}, {"label", role.label.text()}, {"score", role.score},
                        {"baseline", role.baseline},
                        {"direction", role.direction == training::kDependentToHead ? "dependent_to_head" : "head_to_dependent"}});
     }
     json entry = {{"step", sample.step}, {"train_loss", number(sample.train_loss)},
                   {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}};
-    std::vector<std::vector<std::string>> labels(trainer->model().layers.size());
+    std::vector<std::vector<analysis::Label>> labels(trainer->model().layers.size());
     for (std::size_t k = 0; k < sample.heads.size(); ++k) labels[head_at(trainer->model(), static_cast<int>(k)).first].push_back(sample.heads[k].label);
     entry["layers"] = analysis::layer_profile_json(sample.spreads, labels);
     if (!sample.induction.empty()) {

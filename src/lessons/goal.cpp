@@ -281,9 +281,9 @@ bool goal_met(const Goal& g, const GoalView& v) {
       if (!layer_ok(g, v)) return false;
       return some_head(g, v, [&](int h) {
         const analysis::HeadAnalysis& a = v.analysis.layers[g.layer].heads[h];
-        if (!label_matches(g.label, a.label.label)) return false;
-        if (a.label.mixed) return g.label == analysis::kMixedLabel;
-        analysis::Role role = a.label.primary;
+        if (!label_matches(g.label, a.label.text())) return false;
+        if (a.label.mixed()) return g.label == analysis::kMixedLabel;
+        analysis::Role role = *a.label.role;
         return within(a.scores.score(role), g) || g.min <= -1e299;
       });
     case GoalKind::probe: {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "ui/format_text.h"
 #include "ui/head_caption.h"
@@ -21,6 +22,12 @@ std::string format_value(double value, bool count) {
   return text;
 }
 
+// A goal's role in words; goals still carry it as text (lesson files are checked at load).
+std::string goal_role_text(const std::string& role, const Words& words) {
+  const std::optional<analysis::Label> label = analysis::parse_label(role);
+  return label ? label_display_name(*label, words) : role;
+}
+
 // What the goal measures, without its value.
 std::string subject(const lessons::GoalNumber& number, const app::Resources& resources, app::Language language) {
   const app::UiText& text = resources.ui_text;
@@ -31,7 +38,7 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
       return format_text(text.get("goal_num_attention", language), g.layer, head, g.from.c_str(), g.to.c_str());
     case GoalKind::score:  // "syntactic:nsubj" reads "nsubj (syntax)" / "nsubj（句法）"
       return format_text(text.get("goal_num_score", language), g.layer, head,
-                         label_display_name(g.role, Words{resources, language}).c_str());
+                         goal_role_text(g.role, Words{resources, language}).c_str());
     case GoalKind::distance: return format_text(text.get("goal_num_distance", language), g.layer, g.head, g.head_b);
     case GoalKind::head_count: return format_text(text.get("goal_num_head_count", language), g.layer);
     case GoalKind::d_k: return format_text(text.get("goal_num_d_k", language), g.layer);

@@ -69,7 +69,7 @@ TEST(HeldOutLabelsPanel, EachHeadShowsItsOwnLabelWhenLayersDifferInHeadCount) {
       const std::string drawn = draw_labels_text(context);
       const app::HeadRole& role = reading.heads[flat_head_index(model, l, h)];
       const std::string expected =
-          role.label == "mixed"
+          role.label.mixed()
               ? format_text(words("labels_held_out_mixed"), app::kHeldOutCount)
               : format_text(words("labels_held_out_role"), app::kHeldOutCount, role_text(role, words).c_str(), role.score);
       EXPECT_NE(drawn.find(expected), std::string::npos) << "L" << l << "H" << h << " should read: " << expected;
