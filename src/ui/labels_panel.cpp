@@ -7,6 +7,7 @@
 
 #include "app/explanation_text.h"
 #include "engine/analysis/roles.h"
+#include "engine/head_index.h"
 #include "imgui.h"
 #include "ui/colormap.h"
 #include "ui/format_text.h"
@@ -124,7 +125,7 @@ void head_card(PanelContext& context, int l, int h, float width) {
     }
     if (const app::HeldOutReading* held_out = held_out_reading(context)) {
       // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
-      const std::size_t index = static_cast<std::size_t>(l * state.document.model.layers[0].head_count() + h);
+      const std::size_t index = static_cast<std::size_t>(flat_head_index(state.document.model, l, h));
       if (index < held_out->heads.size()) {
         const app::HeadRole& role = held_out->heads[index];
         ImGui::PushTextWrapPos(0.0f);
