@@ -104,7 +104,7 @@ TEST_F(PresetTest, EveryPresetGivesItsPatternAndLabel) {
     ASSERT_NE(check, pattern_checks().end()) << "no pattern check for this preset";
     check->second(r, r.attention(0, kHead));
     const HeadAnalysis& head = r.head(0, kHead);
-    EXPECT_EQ(head.label.text(), preset.label) << head.label.explanation;
+    EXPECT_EQ(head.label.text(), preset.label.text()) << head.label.explanation;
     ASSERT_FALSE(head.label.mixed());
     EXPECT_GE(head.scores.score(*head.label.role), 0.9f) << head.label.explanation;
     EXPECT_FALSE(head.label.explanation.empty());
