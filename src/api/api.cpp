@@ -156,10 +156,10 @@ json op_composition(Controller& c, RequestFields& f) {
 json op_layer_profile(Controller& c, RequestFields&) {
   const AppState& state = c.state();
   const Model& model = state.document.model;
-  std::vector<std::vector<std::string>> labels(model.layers.size());
+  std::vector<std::vector<analysis::Label>> labels(model.layers.size());
   for (std::size_t l = 0; l < model.layers.size() && l < state.analysis.layers.size(); ++l)
     for (int h = 0; h < model.layers[l].head_count(); ++h)
-      if (!model.layers[l].heads[h].pruned) labels[l].push_back(state.analysis.layers[l].heads[h].label.label);
+      if (!model.layers[l].heads[h].pruned) labels[l].push_back(state.analysis.layers[l].heads[h].label);
   return success(analysis::layer_profile_json(analysis::layer_spreads(model, {&state.trace}), labels));
 }
 json op_pruning_curve(Controller& c, RequestFields& f) {

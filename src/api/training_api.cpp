@@ -118,13 +118,13 @@ json training_state_json(const TrainingSession& session, bool losses) {
     for (std::size_t k = 0; k < sample.heads.size(); ++k) {
       const HeadRole& role = sample.heads[k];
       const auto [layer, head] = head_at(trainer->model(), static_cast<int>(k));
-      heads.push_back({{"layer", layer}, {"head", head}, {"label", role.label}, {"score", role.score},
+      heads.push_back({{"layer", layer}, {"head", head}, {"label", role.label.text()}, {"score", role.score},
                        {"baseline", role.baseline},
                        {"direction", role.direction == training::kDependentToHead ? "dependent_to_head" : "head_to_dependent"}});
     }
     json entry = {{"step", sample.step}, {"train_loss", number(sample.train_loss)},
                   {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}};
-    std::vector<std::vector<std::string>> labels(trainer->model().layers.size());
+    std::vector<std::vector<analysis::Label>> labels(trainer->model().layers.size());
     for (std::size_t k = 0; k < sample.heads.size(); ++k) labels[head_at(trainer->model(), static_cast<int>(k)).first].push_back(sample.heads[k].label);
     entry["layers"] = analysis::layer_profile_json(sample.spreads, labels);
     if (!sample.induction.empty()) {
@@ -180,7 +180,7 @@ json handle_training_op(TrainingSession& session, Controller& controller, const 
     float lr = session.settings().learning_rate;
     training::Task task = session.settings().task;
     if (!fields.seed("seed", seed) || !fields.number("lr", kMinLearningRate, kMaxLearningRate, lr) ||
-        !fields.one_of("task", {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}}, task))
+        !fields.one_of("task", training::kTaskNames, task))
       return failure(fields.error());
     // trainStart goes on with the current run unless a seed or another task asks for a new one.
     if (op == "trainReset" || fields.has("seed") || task != session.settings().task || !session.started())

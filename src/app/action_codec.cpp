@@ -13,8 +13,6 @@ using nlohmann::json;
 
 // [SECTION] Field values: how each field type is read (strictly) and written.
 
-template <class E>
-using EnumName = std::pair<const char*, E>;
 constexpr EnumName<WeightMatrix> kWeightMatrices[] = {
     {"W_Q", WeightMatrix::W_Q}, {"W_K", WeightMatrix::W_K}, {"W_V", WeightMatrix::W_V}, {"W_O", WeightMatrix::W_O}};
 constexpr EnumName<Axis> kAxes[] = {{"row", Axis::row}, {"column", Axis::column}};
@@ -24,7 +22,6 @@ constexpr EnumName<Embedding> kEmbeddings[] = {
 constexpr EnumName<Positional> kPositionals[] = {
     {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
 constexpr EnumName<Theme> kThemes[] = {{"dark", Theme::dark}, {"light", Theme::light}};
-constexpr EnumName<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}};
 
 const auto& enum_names(WeightMatrix) { return kWeightMatrices; }
 const auto& enum_names(Axis) { return kAxes; }
@@ -32,7 +29,7 @@ const auto& enum_names(Norm) { return kNorms; }
 const auto& enum_names(Embedding) { return kEmbeddings; }
 const auto& enum_names(Positional) { return kPositionals; }
 const auto& enum_names(Theme) { return kThemes; }
-const auto& enum_names(training::Task) { return kTasks; }
+const auto& enum_names(training::Task) { return training::kTaskNames; }
 
 // A weight line in a request is at most this long (the widest matrix has 512 entries a line).
 constexpr std::size_t kMaxLineLength = 1000000;

@@ -7,15 +7,15 @@ namespace headlab::app {
 HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig& config) {
   HeadRole role;
   const analysis::HeadLabel& label = head.label;
-  if (label.mixed) return role;
-  role.label = label.label;
-  role.score = head.scores.score(label.primary);
+  if (label.mixed()) return role;
+  role.label = label;
+  role.score = head.scores.score(*label.role);
   if (const analysis::RelationScore* relation = head.scores.syntactic.best_relation();
-      relation && label.primary == analysis::Role::syntactic) {
+      relation && label.is(analysis::Role::syntactic)) {
     role.baseline = relation->baseline;
     role.direction = relation->head_to_dependent ? training::kHeadToDependent : training::kDependentToHead;
   } else {
-    role.baseline = analysis::role_status(head.scores, config)[static_cast<int>(label.primary)].threshold;
+    role.baseline = analysis::role_status(head.scores, config)[static_cast<int>(*label.role)].threshold;
   }
   return role;
 }

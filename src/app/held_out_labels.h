@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/analysis/attention_spread.h"
+#include "engine/analysis/label.h"
 #include "engine/analysis/pooled_labels.h"
 #include "engine/model.h"
 #include "engine/training/evaluation.h"
@@ -23,7 +24,7 @@ inline constexpr int kHeldOutCount = 60;
 
 // What one head does at one moment: its label over the held-out sentences.
 struct HeadRole {
-  std::string label = "mixed";  // a role id, "syntactic:<relation>" or "mixed" (ids as in analysis/roles.h)
+  analysis::Label label;        // mixed by default
   float score = 0.0f;           // the role's score (syntactic: arc accuracy); mixed: 0
   float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the role's threshold
   int direction = training::kDependentToHead;  // syntactic: which end of the arc attends

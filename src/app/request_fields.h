@@ -5,6 +5,7 @@
 //   "steps: expected an integer in 1..5000", "gold: expected true or false",
 //   "size: unknown field (benchmark takes n, d_model, heads, reps, seed)".
 // Unknown fields are refused: a typo must never fall back to a default silently.
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
@@ -12,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/enum_names.h"
 #include "engine/json_reader.h"
 
 namespace headlab::app {
@@ -44,6 +46,13 @@ class RequestFields {
   // One of the named values, e.g. {{"en", Language::en}, {"zh", Language::zh}}.
   template <class E>
   bool one_of(const char* key, std::initializer_list<std::pair<const char*, E>> choices, E& out, bool required = false) {
+    if (!reader_.ok()) return false;
+    const nlohmann::json* value = JsonReader::optional_field(request_, key);
+    return (!value && !required) || reader_.one_of(value, key, choices, out);
+  }
+
+  template <class E, std::size_t N>
+  bool one_of(const char* key, const EnumName<E> (&choices)[N], E& out, bool required = false) {
     if (!reader_.ok()) return false;
     const nlohmann::json* value = JsonReader::optional_field(request_, key);
     return (!value && !required) || reader_.one_of(value, key, choices, out);

@@ -183,9 +183,9 @@ lessons::TrainingReading TrainingSession::reading() const {
   out.task = std::string(training::task_name(settings_.task));
   out.steps = sample.step;
   out.sample = samples_taken_;
-  std::vector<std::string> labels;
+  std::vector<analysis::Label> labels;
   for (const HeadRole& role : sample.heads)
-    if (role.label != analysis::kMixedLabel && std::find(labels.begin(), labels.end(), role.label) == labels.end())
+    if (!role.label.mixed() && std::find(labels.begin(), labels.end(), role.label) == labels.end())
       labels.push_back(role.label);
   out.distinct_roles = static_cast<int>(labels.size());
   const Model& model = trainer_->model();

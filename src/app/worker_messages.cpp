@@ -69,7 +69,7 @@ training::InductionHeadScores read_induction(Reader& r, const json& j) {
 json sample_json(const TimelineSample& sample) {
   json heads = json::array(), induction = json::array(), spreads = json::array();
   for (const HeadRole& role : sample.heads)
-    heads.push_back(json::array({role.label, number(role.score), number(role.baseline), role.direction}));
+    heads.push_back(json::array({role.label.text(), number(role.score), number(role.baseline), role.direction}));
   for (const training::InductionHeadScores& scores : sample.induction) induction.push_back(induction_json(scores));
   for (const analysis::AttentionSpread& spread : sample.spreads)
     spreads.push_back(json::array({number(spread.distance), number(spread.entropy), number(spread.uniform_entropy), spread.rows}));
@@ -90,7 +90,7 @@ TimelineSample read_sample(Reader& r, const json& j) {
   sample.held_out_loss = static_cast<float>(r.real(r.at(j, "held_out_loss")));
   sample.repeat_loss = static_cast<float>(r.real(r.at(j, "repeat_loss")));
   for (const json& h : r.array(r.at(j, "heads")))
-    sample.heads.push_back({r.text(r.item(h, 0)), static_cast<float>(r.real(r.item(h, 1))),
+    sample.heads.push_back({analysis::parse_label(r.text(r.item(h, 0))).value_or(analysis::Label{}), static_cast<float>(r.real(r.item(h, 1))),
                             static_cast<float>(r.real(r.item(h, 2))), r.integer<int>(r.item(h, 3))});
   for (const json& s : r.array(r.at(j, "induction"))) sample.induction.push_back(read_induction(r, s));
   sample.strongest_induction = read_induction(r, r.at(j, "strongest_induction"));
@@ -144,7 +144,7 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
       if (job == job_name(known)) run.job = known;
     run.learning_rate = static_cast<float>(r.real(r.at(j, "learning_rate")));
     run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
-    run.task = r.text(r.at(j, "task")) == "induction" ? training::Task::induction : training::Task::grammar;
+    run.task = training::task_from_name(r.text(r.at(j, "task"))).value_or(training::Task::grammar);
     run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
     run.sample_every = r.integer<int>(r.at(j, "sample_every"));
     run.held_out_count = r.integer<int>(r.at(j, "held_out_count"));

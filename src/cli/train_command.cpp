@@ -11,6 +11,7 @@
 #include "engine/analysis/analysis_json.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/pooled_labels.h"
+#include "engine/head_index.h"
 #include "engine/model_file.h"
 #include "engine/training/gold_corpus.h"
 #include "engine/training/compare.h"
@@ -45,16 +46,16 @@ json snapshot(const Model& model, const Grammar& grammar, const std::vector<Sent
     if (report.heads[h].delimiter > delimiter) delimiter = report.heads[h].delimiter, delimiter_head = static_cast<int>(h);
     if (report.heads[h].cls > cls) cls = report.heads[h].cls, cls_head = static_cast<int>(h);
   }
-  const int heads_per_layer = static_cast<int>(report.heads.size() / std::max<std::size_t>(1, model.layers.size()));
   const auto head_json = [&](int index, float score) {
-    return json{{"layer", index / heads_per_layer}, {"head", index % heads_per_layer}, {"score", score}};
+    const HeadPosition at = head_at_flat_index(model, index);
+    return json{{"layer", at.layer}, {"head", at.head}, {"score", score}};
   };
   return {{"step", step},
           {"train_loss", train_loss},
           {"held_out_loss", held_out_loss(model, grammar, sentences, config.objective, config.masking, config.seed)},
           {"relations", relations},
           {"previous_token", {{"layer", previous.layer}, {"head", previous.head}, {"mean_attention", previous.accuracy},
-                              {"argmax_share", report.heads[previous.layer * heads_per_layer + previous.head].previous_argmax}}},
+                              {"argmax_share", report.heads[flat_head_index(model, previous.layer, previous.head)].previous_argmax}}},
           {"delimiter", head_json(delimiter_head, delimiter)},
           {"cls", head_json(cls_head, cls)}};
 }
@@ -70,15 +71,15 @@ json print_layer_profile(const Model& model, const Grammar& grammar, const std::
   resources.config = label_config_for(analysis::load_resources().config, grammar);
   resources.gold = gold_corpus(set.sentences, grammar);
   const std::vector<analysis::PooledHead> heads = analysis::label_heads_pooled(set.tokens, set.traces, model.causal, resources);
-  std::vector<std::vector<std::string>> labels(model.layers.size());
+  std::vector<std::vector<analysis::Label>> labels(model.layers.size());
   std::size_t index = 0;
   for (std::size_t l = 0; l < model.layers.size(); ++l)
-    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) labels[l].push_back(heads[index].label.label);
+    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) labels[l].push_back(heads[index].label);
   const json profile = analysis::layer_profile_json(analysis::layer_spreads(model, traces), labels);
   std::printf("layer  distance  entropy (uniform)  labels\n");
   for (const json& layer : profile) {
     std::string roles;
-    for (const std::string& label : labels[layer["layer"].get<std::size_t>()]) roles += " " + label;
+    for (const analysis::Label& label : labels[layer["layer"].get<std::size_t>()]) roles += " " + label.text();
     std::printf("L%d     %5.2f     %.2f (%.2f)       %s\n", layer["layer"].get<int>(), layer["mean_distance"].get<double>(),
                 layer["mean_entropy"].get<double>(), layer["uniform_entropy"].get<double>(), roles.c_str());
   }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 
 namespace headlab::cli {
 
@@ -40,11 +41,12 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
   Task task = Task::grammar;
   for (std::size_t i = 0; i + 1 < args.size(); ++i)
     if (args[i] == "--task") {
-      if (args[i + 1] != "grammar" && args[i + 1] != "induction") {
+      const std::optional<Task> named = task_from_name(args[i + 1]);
+      if (!named) {
         error = "--task: bad value \"" + args[i + 1] + "\" (grammar or induction)";
         return false;
       }
-      task = args[i + 1] == "induction" ? Task::induction : Task::grammar;
+      task = *named;
     }
   o.config = default_trainer_config(task);
   for (std::size_t i = 0; i < args.size(); ++i) {

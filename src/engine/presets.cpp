@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "engine/assets.h"
@@ -54,11 +55,13 @@ Result<Preset> parse_preset(const std::string& json_text) {
   if (!doc.contains("format") || doc["format"] != "headlab-preset") return R::failure("format: expected \"headlab-preset\"");
   if (!doc.contains("version") || doc["version"] != 1) return R::failure("version: expected 1");
   Preset preset;
-  for (auto [key, target] : {std::pair{"id", &preset.id}, {"label", &preset.label}}) {
-    if (!doc.contains(key) || !doc[key].is_string() || doc[key].get<std::string>().empty())
-      return R::failure(std::string(key) + ": expected a non-empty string");
-    *target = doc[key].get<std::string>();
-  }
+  if (!doc.contains("id") || !doc["id"].is_string() || doc["id"].get<std::string>().empty())
+    return R::failure("id: expected a non-empty string");
+  preset.id = doc["id"].get<std::string>();
+  const std::optional<analysis::Label> label =
+      doc.contains("label") && doc["label"].is_string() ? analysis::parse_label(doc["label"].get<std::string>()) : std::nullopt;
+  if (!label) return R::failure("label: expected a label such as \"previous_token\" or \"syntactic:nsubj\"");
+  preset.label = *label;
   if (!doc.contains("name") || !read_localized_text(doc["name"], preset.name))
     return R::failure("name: expected {\"en\": ..., \"zh\": ...}");
   if (!doc.contains("description") || !read_localized_text(doc["description"], preset.description))

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/label.h"
 #include "engine/localized_text.h"
 #include "engine/model.h"
 #include "engine/result.h"
@@ -33,7 +34,7 @@ struct Preset {
   std::string id;
   LocalizedText name;
   LocalizedText description;
-  std::string label;             // the primary label the analysis gives it ("previous_token", "syntactic:nsubj")
+  analysis::Label label;         // the primary label the analysis gives it (file: "previous_token", "syntactic:nsubj")
   std::string example_sentence;  // id in assets/sentences.json on which the pattern is promised ("" for symbols)
   Embedding embedding = Embedding::named_features;  // the embedding whose features the entries name
   bool requires_special_tokens = false;

@@ -38,9 +38,9 @@ float training_role_score(const TrainingHeadReading& head, TrainingRole role) {
   }
 }
 
-bool label_matches(const std::string& wanted, const std::string& actual) {
-  if (wanted == actual) return true;
-  return wanted == "syntactic" && actual.rfind("syntactic:", 0) == 0;
+// "syntactic" without a relation is the family: any syntactic label matches it.
+bool label_matches(const analysis::Label& wanted, const analysis::Label& actual) {
+  return wanted == actual || (wanted.is(analysis::Role::syntactic) && !wanted.relation && actual.family() == wanted);
 }
 
 }  // namespace
@@ -161,10 +161,10 @@ bool goal_met(const Goal& g, const GoalView& v) {
       if (!layer_ok(g, v)) return false;
       return some_head(g, v, [&](int h) {
         const analysis::HeadAnalysis& a = v.analysis.layers[g.layer].heads[h];
-        if (!label_matches(g.label, a.label.label)) return false;
-        if (a.label.mixed) return g.label == analysis::kMixedLabel;
+        if (!label_matches(g.label, a.label)) return false;
+        if (a.label.mixed()) return true;
         // A label goal without bounds asks only for the label; with a bound the score must meet it.
-        return (!g.has_min() && !g.has_max()) || within(a.scores.score(a.label.primary), g);
+        return (!g.has_min() && !g.has_max()) || within(a.scores.score(*a.label.role), g);
       });
     case GoalKind::probe: {
       if (!layer_ok(g, v) || !v.lexicon || !v.corpus) return false;

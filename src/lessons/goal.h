@@ -79,7 +79,7 @@ struct Goal {
   int layer = 0;
   int head = -1;        // -1: any head of the layer
   int head_b = -1;      // distance
-  std::string label;    // label: role id, "mixed", "syntactic" (any relation) or "syntactic:<rel>"
+  analysis::Label label;  // label: a role, mixed, syntactic with a relation, or syntactic alone (any relation)
   analysis::Role role = analysis::Role::previous_token;  // score
   TokenRef from, to;                                     // attention
   GoalMatrix matrix = GoalMatrix::W_Q;                   // weight

@@ -214,12 +214,11 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       break;
     }
     case GoalKind::label: {
-      ok = f.required("label") && f.string("label", g.label);
+      std::string text;
+      ok = f.required("label") && f.string("label", text);
       if (!ok) break;
-      analysis::Role role;
-      const bool known = g.label == "syntactic" || g.label == analysis::kMixedLabel || g.label.rfind("syntactic:", 0) == 0 ||
-                         analysis::role_from_id(g.label, role);
-      if (!known) ok = f.fail("label", "unknown label " + json(g.label).dump());
+      if (const std::optional<analysis::Label> label = analysis::parse_label(text)) g.label = *label;
+      else ok = f.fail("label", "unknown label " + json(text).dump());
       break;
     }
     case GoalKind::score: {

@@ -50,7 +50,7 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   }
   if (l >= static_cast<int>(state.analysis.layers.size()) || h >= static_cast<int>(state.analysis.layers[l].heads.size())) return head;
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
-  head["label"] = label_display_name(a.label.label, Words{resources, language}) +
+  head["label"] = label_display_name(a.label, Words{resources, language}) +
                   format_text(text.get("a11y_confidence", language), a.label.confidence);
   head["explanation"] = app::explanation_text(a.label, resources, language);
   // The roles closest to firing: each score against the threshold it must pass.

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "ui/format_text.h"
 #include "ui/head_caption.h"
@@ -31,7 +32,7 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
       return format_text(text.get("goal_num_attention", language), g.layer, head, g.from.text.c_str(), g.to.text.c_str());
     case GoalKind::score:  // "syntactic:nsubj" reads "nsubj (syntax)" / "nsubj（句法）"
       return format_text(text.get("goal_num_score", language), g.layer, head,
-                         label_display_name(analysis::role_id(g.role), Words{resources, language}).c_str());
+                         label_display_name(analysis::Label::of(g.role), Words{resources, language}).c_str());
     case GoalKind::distance: return format_text(text.get("goal_num_distance", language), g.layer, g.head, g.head_b);
     case GoalKind::head_count: return format_text(text.get("goal_num_head_count", language), g.layer);
     case GoalKind::d_k: return format_text(text.get("goal_num_d_k", language), g.layer);

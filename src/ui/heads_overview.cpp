@@ -26,11 +26,11 @@ void draw_layer_profile(const app::AppState& state, int l, const analysis::Atten
   ImGui::BeginGroup();
   ImGui::Text(words("overview_distance"), spread.distance);
   ImGui::Text(words("overview_entropy"), spread.entropy, spread.uniform_entropy);
-  std::vector<std::string> labels;
+  std::vector<analysis::Label> labels;
   for (int h = 0; h < layer.head_count(); ++h)
     if (!layer.heads[h].pruned && l < static_cast<int>(state.analysis.layers.size()))
-      labels.push_back(state.analysis.layers[l].heads[h].label.label);
-  const std::vector<std::pair<std::string, int>> shares = analysis::count_label_families(labels);
+      labels.push_back(state.analysis.layers[l].heads[h].label);
+  const std::vector<std::pair<analysis::Label, int>> shares = analysis::count_label_families(labels);
   const int heads = static_cast<int>(labels.size());
   const float bar_w = std::max(font * 4.0f, std::min(width, font * 14.0f)), bar_h = font * 0.8f;
   const ImVec2 p = ImGui::GetCursorScreenPos();

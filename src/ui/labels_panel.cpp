@@ -7,6 +7,7 @@
 
 #include "app/explanation_text.h"
 #include "engine/analysis/roles.h"
+#include "engine/head_index.h"
 #include "imgui.h"
 #include "ui/colormap.h"
 #include "ui/format_text.h"
@@ -107,10 +108,10 @@ void head_card(PanelContext& context, int l, int h, float width) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(app::explanation_text(a.label, words.resources, words.language).c_str());
     ImGui::PopTextWrapPos();
-    if (a.label.mixed && !a.label.runners_up.empty()) {
+    if (a.label.mixed() && !a.label.runners_up.empty()) {
       std::string runners;
       for (std::size_t i = 0; i < a.label.runners_up.size() && i < 3; ++i)
-        runners += (i ? ", " : "") + label_display_name(a.label.runners_up[i], words);
+        runners += (i ? ", " : "") + role_display_name(a.label.runners_up[i], words);
       ImGui::TextDisabled(words("labels_closest"), runners.c_str());
     } else {
       ImGui::TextDisabled(words("labels_confidence"), a.label.confidence, a.label.strict ? words("labels_strict") : "");
@@ -118,17 +119,17 @@ void head_card(PanelContext& context, int l, int h, float width) {
     const analysis::LabelConfig& config = context.resources().analysis.config;
     for (int r = 0; r < analysis::kRoleCount; ++r) {
       const auto role = static_cast<analysis::Role>(r);
-      const bool primary = !a.label.mixed && a.label.primary == role;
+      const bool primary = a.label.is(role);
       score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role),
                 role_threshold(config, role), primary, width, unscored_text(role, words));
     }
     if (const app::HeldOutReading* held_out = held_out_reading(context)) {
       // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
-      const std::size_t index = static_cast<std::size_t>(l * state.document.model.layers[0].head_count() + h);
+      const std::size_t index = static_cast<std::size_t>(flat_head_index(state.document.model, l, h));
       if (index < held_out->heads.size()) {
         const app::HeadRole& role = held_out->heads[index];
         ImGui::PushTextWrapPos(0.0f);
-        if (role.label == analysis::kMixedLabel)
+        if (role.label.mixed())
           ImGui::Text(words("labels_held_out_mixed"), app::kHeldOutCount);
         else
           ImGui::Text(words("labels_held_out_role"), app::kHeldOutCount, role_text(role, words).c_str(), role.score);

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "engine/head_index.h"
 #include "ui/head_caption.h"
 #include "ui/plot.h"
 #include "ui/widget_ids.h"
@@ -14,15 +15,19 @@ namespace {
 
 // The two ends of each relation of assets/grammar.json, as keys of their words: (dependent, head).
 struct RelationEnds {
-  const char* relation;
+  analysis::Relation relation;
   const char* dependent;
   const char* head;
 };
 constexpr RelationEnds kRelationEnds[] = {
-    {"nsubj", "end_subject", "end_verb"},         {"dobj", "end_object", "end_verb"},
-    {"det", "end_determiner", "end_noun"},        {"amod", "end_adjective", "end_noun"},
-    {"prep", "end_preposition", "end_its_word"},  {"pobj", "end_noun", "end_preposition"},
-    {"punct", "end_punctuation", "end_verb"},     {"advmod", "end_adverb", "end_verb"},
+    {analysis::Relation::nsubj, "end_subject", "end_verb"},
+    {analysis::Relation::dobj, "end_object", "end_verb"},
+    {analysis::Relation::det, "end_determiner", "end_noun"},
+    {analysis::Relation::amod, "end_adjective", "end_noun"},
+    {analysis::Relation::prep, "end_preposition", "end_its_word"},
+    {analysis::Relation::pobj, "end_noun", "end_preposition"},
+    {analysis::Relation::punct, "end_punctuation", "end_verb"},
+    {analysis::Relation::advmod, "end_adverb", "end_verb"},
 };
 
 constexpr ImU32 rgb(unsigned hex) { return IM_COL32((hex >> 16) & 0xFF, (hex >> 8) & 0xFF, hex & 0xFF, 255); }
@@ -32,31 +37,44 @@ constexpr int kMinSpan = 3000;
 
 }  // namespace
 
-ImU32 role_colour(const std::string& label) {
-  struct Entry {
-    const char* label;
-    unsigned hex;
-  };
-  static constexpr Entry kColours[] = {
-      {"previous_token", 0x0072B2}, {"next_token", 0xFF9DA7},        {"self", 0xB8A6E8},
-      {"cls", 0xF0E442},            {"delimiter", 0xC9A227},         {"syntactic:nsubj", 0xD55E00},
-      {"syntactic:det", 0x009E73},  {"syntactic:dobj", 0xE69F00},    {"syntactic:punct", 0xCC79A7},
-      {"syntactic:amod", 0x9CCB6B}, {"syntactic:prep", 0xA6761D},    {"syntactic:pobj", 0x8E7CC3},
-      {"induction", 0xE8464B},      {"duplicate_token", 0x7FB8A6},   {"syntactic", 0xE7298A},
-      {"local", 0x88CCEE},          {"broad", 0x999933},             {"content_similarity", 0x44AA99},
-      {"rare_word", 0xAA4499},
-  };
-  for (const Entry& e : kColours)
-    if (label == e.label) return rgb(e.hex);
-  if (label.rfind("syntactic:", 0) == 0) return rgb(0xE7298A);
+ImU32 role_colour(const analysis::Label& label) {
+  using analysis::Relation;
+  using analysis::Role;
+  if (label.mixed()) return ImGui::GetColorU32(ImGuiCol_FrameBgActive);
+  if (label.relation) {
+    switch (*label.relation) {
+      case Relation::nsubj: return rgb(0xD55E00);
+      case Relation::det: return rgb(0x009E73);
+      case Relation::dobj: return rgb(0xE69F00);
+      case Relation::punct: return rgb(0xCC79A7);
+      case Relation::amod: return rgb(0x9CCB6B);
+      case Relation::prep: return rgb(0xA6761D);
+      case Relation::pobj: return rgb(0x8E7CC3);
+      default: return rgb(0xE7298A);  // the syntactic family's colour
+    }
+  }
+  switch (*label.role) {
+    case Role::previous_token: return rgb(0x0072B2);
+    case Role::next_token: return rgb(0xFF9DA7);
+    case Role::self: return rgb(0xB8A6E8);
+    case Role::cls: return rgb(0xF0E442);
+    case Role::delimiter: return rgb(0xC9A227);
+    case Role::induction: return rgb(0xE8464B);
+    case Role::duplicate_token: return rgb(0x7FB8A6);
+    case Role::syntactic: return rgb(0xE7298A);
+    case Role::local: return rgb(0x88CCEE);
+    case Role::broad: return rgb(0x999933);
+    case Role::content_similarity: return rgb(0x44AA99);
+    case Role::rare_word: return rgb(0xAA4499);
+  }
   return ImGui::GetColorU32(ImGuiCol_FrameBgActive);
 }
 
 std::string role_text(const app::HeadRole& role, const Words& words, bool with_relation) {
-  if (role.label.rfind("syntactic:", 0) != 0) return label_display_name(role.label, words);
-  const std::string relation = role.label.substr(10);
+  if (!role.label.relation) return label_display_name(role.label, words);
+  const std::string relation(analysis::relation_id(*role.label.relation));
   for (const RelationEnds& r : kRelationEnds)
-    if (relation == r.relation) {
+    if (*role.label.relation == r.relation) {
       const bool to_head = role.direction == training::kDependentToHead;
       const std::string text = std::string(words(to_head ? r.dependent : r.head)) + " -> " + words(to_head ? r.head : r.dependent);
       return with_relation ? text + " (" + relation + ")" : text;
@@ -74,7 +92,7 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
   // The right column holds each head's current role ("subject -> verb 0.95"); the legend names relations.
   const auto current_text = [&](const app::HeadRole& role) {
     char score[24] = "";
-    if (role.label != "mixed") std::snprintf(score, sizeof score, "  %.2f", role.score);
+    if (!role.label.mixed()) std::snprintf(score, sizeof score, "  %.2f", role.score);
     return role_text(role, words, false) + score;
   };
   float longest = font * 4.0f;
@@ -110,7 +128,7 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
         const float x0 = x_at(static_cast<float>(timeline[s].step));
         const float x1 = s + 1 < timeline.size() ? x_at(static_cast<float>(timeline[s + 1].step))
                                                  : x_at(static_cast<float>(timeline[s].step + sample_every));
-        if (role.label != "mixed") {
+        if (!role.label.mixed()) {
           // Brighter the clearer the role: the score's distance past its threshold.
           const float strength = std::clamp((role.score - role.baseline) / std::max(0.05f, 1.0f - role.baseline), 0.0f, 1.0f);
           const ImU32 c = role_colour(role.label);
@@ -126,7 +144,7 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
       const std::string text = current_text(now);
       draw->PushClipRect(ImVec2(grid.x + grid_w + font * 0.4f, y), ImVec2(origin.x + width, y + row_h), true);
       draw->AddText(ImVec2(grid.x + grid_w + font * 0.4f, y + (row_h - font) * 0.5f),
-                    now.label == "mixed" ? ImGui::GetColorU32(ImGuiCol_TextDisabled) : role_colour(now.label), text.c_str());
+                    now.label.mixed() ? ImGui::GetColorU32(ImGuiCol_TextDisabled) : role_colour(now.label), text.c_str());
       draw->PopClipRect();
       y += row_h;
     }
@@ -143,13 +161,12 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
   if (hovered_sample >= 0) {
     const app::TimelineSample& sample = timeline[hovered_sample];
     const app::HeadRole& role = sample.heads[hovered_head];
-    int layer = 0, head = hovered_head;
-    while (head >= model.layers[layer].head_count()) head -= model.layers[layer++].head_count();
+    const HeadPosition at = head_at_flat_index(model, hovered_head);
     ImGui::BeginTooltip();
-    ImGui::Text(words("timeline_head_at_step"), layer, head, sample.step, role_text(role, words).c_str());
-    if (role.label.rfind("syntactic:", 0) == 0)
+    ImGui::Text(words("timeline_head_at_step"), at.layer, at.head, sample.step, role_text(role, words).c_str());
+    if (role.label.is(analysis::Role::syntactic))
       ImGui::TextDisabled(words("timeline_arc_accuracy"), role.score, role.baseline);
-    else if (role.label != "mixed")
+    else if (!role.label.mixed())
       ImGui::TextDisabled(words("timeline_mean_attention"), role.score, role.baseline);
     else
       ImGui::TextDisabled("%s", words("timeline_no_role"));
@@ -158,13 +175,13 @@ void draw_role_timeline(const app::TrainingSession& session, LabUiState& ui, flo
   }
 
   // Legend: the roles that occur.
-  std::set<std::string> seen;
+  std::set<analysis::Label> seen;
   for (const app::TimelineSample& sample : timeline)
     for (const app::HeadRole& role : sample.heads)
-      if (role.label != "mixed") seen.insert(role.label);
+      if (!role.label.mixed()) seen.insert(role.label);
   bool first = true;
-  for (const std::string& label : seen) {
-    const std::string text = label.rfind("syntactic:", 0) == 0 ? label.substr(10) : label_display_name(label, words);
+  for (const analysis::Label& label : seen) {
+    const std::string text = label.relation ? std::string(analysis::relation_id(*label.relation)) : label_display_name(label, words);
     const float w = font * 1.1f + ImGui::CalcTextSize(text.c_str()).x;
     if (!first) flow_same_line(w);
     first = false;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/training_session.h"
+#include "engine/analysis/label.h"
 #include "imgui.h"
 #include "ui/ui_state.h"
 #include "ui/words.h"
@@ -11,7 +12,7 @@
 namespace headlab::ui {
 
 // A colour per role, colour-blind safe where it can be (Okabe & Ito 2008); "mixed" is neutral.
-ImU32 role_colour(const std::string& label);
+ImU32 role_colour(const analysis::Label& label);
 // "subject -> verb (nsubj)" ("subject -> verb" without `relation`), "previous token", "mixed".
 std::string role_text(const app::HeadRole& role, const Words& words, bool relation = true);
 

@@ -10,6 +10,7 @@
 
 #include "app/training_session.h"
 #include "engine/analysis/label_families.h"
+#include "engine/head_index.h"
 #include "imgui.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
@@ -130,7 +131,7 @@ void draw_status(const app::TrainingSession& session, const Words& t) {
     return;
   }
   int roles = 0;
-  for (const app::HeadRole& role : session.timeline().back().heads) roles += role.label != "mixed";
+  for (const app::HeadRole& role : session.timeline().back().heads) roles += !role.label.mixed();
   ImGui::Text(t("train_status"), steps, training::mean_recent_loss(trainer, 50), trainer.loss_history().front());
   char role_count[96];
   std::snprintf(role_count, sizeof role_count, t("train_roles"), roles, static_cast<int>(session.timeline().back().heads.size()));
@@ -161,7 +162,7 @@ void head_score_plot(const char* id, const app::TrainingSession& session, bool l
     for (int h = 0; h < model.layers[l].head_count(); ++h) heads.emplace_back(l, h);
   for (const auto& [l, h] : heads) {
     std::vector<float> v;
-    const std::size_t index = static_cast<std::size_t>(l * model.layers[0].head_count() + h);
+    const std::size_t index = static_cast<std::size_t>(flat_head_index(model, l, h));
     for (const app::TimelineSample& s : timeline) v.push_back(index < s.induction.size() ? score_of(s.induction[index]) : NAN);
     values.push_back(std::move(v));
     names.push_back("L" + std::to_string(l) + "H" + std::to_string(h));
@@ -183,7 +184,7 @@ void draw_layer_dependence(const app::TrainingSession& session, LabUiState& ui, 
   const ImVec2 start = ImGui::GetCursorScreenPos();
   std::size_t index = 0;
   for (std::size_t l = 0; l < model.layers.size() && l < sample.spreads.size(); ++l) {
-    std::vector<std::string> labels;
+    std::vector<analysis::Label> labels;
     for (int h = 0; h < model.layers[l].head_count() && index < sample.heads.size(); ++h, ++index)
       labels.push_back(sample.heads[index].label);
     std::string roles;
@@ -244,7 +245,7 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, CellText
       if (r.clicked) ui.training_head_layer = l, ui.training_head = h;
       const std::string caption = index < roles.size() ? role_text(roles[index], t, false) : "";
       ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + tile);
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(index < roles.size() && roles[index].label != "mixed"
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(index < roles.size() && !roles[index].label.mixed()
                                                             ? role_colour(roles[index].label)
                                                             : ImGui::GetColorU32(ImGuiCol_TextDisabled)),
                          "%s", caption.c_str());

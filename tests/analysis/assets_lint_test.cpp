@@ -193,7 +193,7 @@ TEST_F(AssetsLintTest, EveryPresetFileIsListedParsesAndResolves) {
       EXPECT_NE(resources().gold.find(p.example_sentence), nullptr) << "example_sentence " << p.example_sentence;
     }
     Role role;
-    const std::string label = p.label;
+    const std::string label = p.label.text();
     const std::size_t colon = label.find(':');
     ASSERT_TRUE(role_from_id(label.substr(0, colon), role)) << "label " << label;
     if (colon != std::string::npos) {

@@ -6,12 +6,16 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <iterator>
+#include <optional>
 #include <random>
 
 #include "../app/test_resources.h"
 #include "analysis_fixture.h"
 #include "app/explanation_text.h"
 #include "engine/analysis/explanation.h"
+#include "engine/analysis/label.h"
+#include "engine/training/task.h"
 #include "engine/tokenizer.h"
 
 namespace headlab::analysis {
@@ -68,12 +72,12 @@ TEST_F(LabelsTest, HandBuiltHeadsOnExplicitInputsGetTheirLabel) {
     set_logits(doc, 1, logits_where(n, 12.0f, c.pick));
     const LabRun r = run(doc);
     const HeadAnalysis& head = r.head(0, 1);
-    EXPECT_EQ(head.label.label, c.label) << head.label.explanation;
-    if (!head.label.mixed) {
-      EXPECT_GE(head.scores.score(head.label.primary), 0.9f) << head.label.explanation;
+    EXPECT_EQ(head.label.text(), c.label) << head.label.explanation;
+    if (!head.label.mixed()) {
+      EXPECT_GE(head.scores.score(*head.label.role), 0.9f) << head.label.explanation;
     }
     // Head 0 has zero logits: uniform, hence broad, whatever head 1 does.
-    EXPECT_EQ(r.head(0, 0).label.label, "broad");
+    EXPECT_EQ(r.head(0, 0).label.text(), "broad");
   }
 }
 
@@ -121,11 +125,11 @@ TEST_F(LabelsTest, RepeatHeadsOnARepeatedSequenceAreToldApart) {
       set_logits(doc, 0, logits_where(8, 12.0f, c.pick));
       const LabRun r = run(doc);
       const HeadAnalysis& head = r.head(0, 0);
-      EXPECT_EQ(head.label.label, c.label) << head.label.explanation;
+      EXPECT_EQ(head.label.text(), c.label) << head.label.explanation;
       EXPECT_EQ(head.scores.induction.rows, 4);  // the second x, q, m, z
       EXPECT_LE(head.scores.score(Role::induction), c.max_induction);
       EXPECT_LE(head.scores.score(Role::duplicate_token), c.max_duplicate);
-      EXPECT_GE(head.scores.score(head.label.primary), 0.9f);
+      EXPECT_GE(head.scores.score(*head.label.role), 0.9f);
     }
   }
 }
@@ -142,7 +146,7 @@ TEST_F(LabelsTest, RepeatRolesAreNotScoredWithoutRepeatsAndNotFooledBySinks) {
   set_logits(sink, 0, logits_where(6, 12.0f, [](int, int j) { return j == 1; }));
   const LabRun s = run(sink);
   EXPECT_GT(s.head(0, 0).scores.induction.mass, 0.9f);
-  EXPECT_NE(s.head(0, 0).label.label, "induction");
+  EXPECT_NE(s.head(0, 0).label.text(), "induction");
   // Case does not matter; punctuation never counts as a repeat.
   Document cased = explicit_document({"The", "cat", ".", "the", "dog", "."}, 1);
   const LabRun k = run(cased);
@@ -156,7 +160,7 @@ TEST_F(LabelsTest, StrictlyPositionalHeadsStayPositionalWhenTheOffsetHitsAnArc) 
   Document doc = explicit_document(kFox, 1);
   set_logits(doc, 0, logits_where(10, 12.0f, [](int i, int j) { return j == i - 1; }));
   const LabRun r = run(doc);
-  EXPECT_EQ(r.head(0, 0).label.label, "previous_token");
+  EXPECT_EQ(r.head(0, 0).label.text(), "previous_token");
   EXPECT_TRUE(r.head(0, 0).label.strict);
 }
 
@@ -185,7 +189,7 @@ TEST_F(LabelsTest, SubjectHeadBeatsTheBaselineOnlyWhenItTracksTheArc) {
       if (resources().gold.relations[rel.relation].id == "nsubj") nsubj = &rel;
     ASSERT_NE(nsubj, nullptr);
     EXPECT_EQ(nsubj->claimed, c.claims_nsubj) << "accuracy " << nsubj->accuracy << " baseline " << nsubj->baseline;
-    EXPECT_EQ(r.head(0, 0).label.label == "syntactic:nsubj", c.claims_nsubj) << r.head(0, 0).label.explanation;
+    EXPECT_EQ(r.head(0, 0).label.text() == "syntactic:nsubj", c.claims_nsubj) << r.head(0, 0).label.explanation;
   }
 }
 
@@ -209,7 +213,7 @@ TEST_F(LabelsTest, NoGoldMeansNoSyntacticLabelAndAReason) {
   EXPECT_FALSE(r.analysis.gold.has_gold);
   EXPECT_NE(r.analysis.gold.reason.find("no hand-checked parse"), std::string::npos);
   for (const HeadAnalysis& h : r.analysis.layers[0].heads) {
-    EXPECT_EQ(h.label.label.rfind("syntactic", 0), std::string::npos);
+    EXPECT_EQ(h.label.text().rfind("syntactic", 0), std::string::npos);
     EXPECT_FALSE(h.scores.syntactic.evaluated);
   }
   // An annotated sentence without a parse says so.
@@ -230,14 +234,14 @@ TEST_F(LabelsTest, MixedHeadsListTheRunnersUp) {
   set_logits(doc, 0, logits_where(10, 12.0f, [](int i, int j) { return j == 9 || (j == i - 1 && i != 9) || (i == 0 && j == 0); }));
   const LabRun r = run(doc);
   const HeadLabel& label = r.head(0, 0).label;
-  EXPECT_TRUE(label.mixed) << label.label << ": " << label.explanation;
-  EXPECT_EQ(label.label, "mixed");
+  EXPECT_TRUE(label.mixed()) << label.text() << ": " << label.explanation;
+  EXPECT_EQ(label.text(), "mixed");
   ASSERT_GE(label.runners_up.size(), 2u);
-  const auto has = [&](const char* id) {
-    return std::find(label.runners_up.begin(), label.runners_up.end(), id) != label.runners_up.end();
+  const auto has = [&](Role role) {
+    return std::find(label.runners_up.begin(), label.runners_up.end(), role) != label.runners_up.end();
   };
-  EXPECT_TRUE(has("previous_token"));
-  EXPECT_TRUE(has("delimiter"));
+  EXPECT_TRUE(has(Role::previous_token));
+  EXPECT_TRUE(has(Role::delimiter));
   EXPECT_NE(label.explanation.find("Closest"), std::string::npos);
   // The same sentence from its template: role ids become names, in English and in Chinese.
   EXPECT_EQ(label.explanation_id, std::string("mixed_two"));
@@ -266,7 +270,7 @@ TEST_F(LabelsTest, LocalWindowIsAnOption) {
   wide.local_window = 3;
   const LabRun r3 = run(doc, wide);
   EXPECT_GT(r3.head(0, 0).scores.local.mass, 0.99f);
-  EXPECT_EQ(r3.head(0, 0).label.label, "local");
+  EXPECT_EQ(r3.head(0, 0).label.text(), "local");
 }
 
 TEST_F(LabelsTest, RandomHeadsAreNotPositional) {
@@ -279,9 +283,9 @@ TEST_F(LabelsTest, RandomHeadsAreNotPositional) {
       const LabRun r = run(doc);
       for (const HeadAnalysis& h : r.analysis.layers[0].heads) {
         ++heads_seen;
-        EXPECT_NE(h.label.label, "previous_token") << "seed " << seed << ": " << h.label.explanation;
-        EXPECT_NE(h.label.label, "next_token") << "seed " << seed << ": " << h.label.explanation;
-        EXPECT_NE(h.label.label, "local") << "seed " << seed << ": " << h.label.explanation;
+        EXPECT_NE(h.label.text(), "previous_token") << "seed " << seed << ": " << h.label.explanation;
+        EXPECT_NE(h.label.text(), "next_token") << "seed " << seed << ": " << h.label.explanation;
+        EXPECT_NE(h.label.text(), "local") << "seed " << seed << ": " << h.label.explanation;
         EXPECT_LT(h.scores.previous_token.argmax_share, 0.9f);
         EXPECT_LT(h.scores.next_token.argmax_share, 0.9f);
       }
@@ -302,7 +306,7 @@ TEST_F(LabelsTest, RandomSharpHeadsRarelyClaimSyntax) {
       const LabRun r = run(doc);
       for (const HeadAnalysis& h : r.analysis.layers[0].heads) {
         ++heads;
-        claims += h.label.label.rfind("syntactic", 0) == 0;
+        claims += h.label.text().rfind("syntactic", 0) == 0;
       }
     }
   }
@@ -328,7 +332,7 @@ TEST_F(LabelsTest, PermutingHeadsPermutesLabels) {
   for (int k = 0; k < 4; ++k) {
     const HeadAnalysis& a = after.head(0, k);
     const HeadAnalysis& b = before.head(0, permutation[k]);
-    EXPECT_EQ(a.label.label, b.label.label);
+    EXPECT_EQ(a.label.text(), b.label.text());
     EXPECT_EQ(a.label.explanation, b.label.explanation);
     for (int role = 0; role < kRoleCount; ++role) {
       const float x = a.scores.score(static_cast<Role>(role)), y = b.scores.score(static_cast<Role>(role));
@@ -378,6 +382,40 @@ TEST(FormatFixed, WritesWhatPrintfWrites) {
       EXPECT_STREQ(actual, expected) << value << " with " << decimals << " decimals";
       EXPECT_EQ(length, static_cast<int>(std::strlen(expected)));
     }
+}
+
+// Every label the analysis can give is written as the text the JS API, the CLI and the lessons read,
+// and that text parses back to the same label; anything else is refused.
+TEST(LabelText, EveryLabelRoundTripsAndOtherTextIsRefused) {
+  std::vector<Label> labels = {Label::mixed_label()};
+  for (int r = 0; r < kRoleCount; ++r) labels.push_back(Label::of(static_cast<Role>(r)));
+  for (const auto& [name, relation] : kRelationIds) labels.push_back(Label::syntactic(relation));
+  for (const Label& label : labels) {
+    const std::optional<Label> parsed = parse_label(label.text());
+    ASSERT_TRUE(parsed) << label.text();
+    EXPECT_EQ(*parsed, label) << label.text();
+  }
+  EXPECT_EQ(Label::syntactic(Relation::det).text(), "syntactic:det");
+  EXPECT_EQ(Label::of(Role::previous_token).text(), "previous_token");
+  EXPECT_EQ(Label::mixed_label().text(), "mixed");
+  EXPECT_EQ(Label::syntactic(Relation::nsubj).family().text(), "syntactic");
+  for (const char* bad : {"", "syntactic:", "syntactic:detx", "previous_token:det", "Mixed", "syntactic:det "})
+    EXPECT_FALSE(parse_label(bad)) << '"' << bad << '"';
+}
+
+// Each name table names every value once, and names read back to their value.
+TEST(NameTables, EveryValueHasOneNameThatReadsBack) {
+  for (const auto& [name, relation] : kRelationIds) EXPECT_EQ(relation_from_id(name), relation) << name;
+  EXPECT_EQ(std::size(kRelationIds), static_cast<std::size_t>(kRelationCount));
+  for (const training::Task task : {training::Task::grammar, training::Task::induction})
+    EXPECT_EQ(training::task_from_name(training::task_name(task)), task);
+  EXPECT_EQ(training::task_name(training::Task::induction), "induction");
+  EXPECT_FALSE(training::task_from_name("Grammar"));
+  for (int r = 0; r < kRoleCount; ++r) {
+    Role role;
+    ASSERT_TRUE(role_from_id(role_id(static_cast<Role>(r)), role));
+    EXPECT_EQ(role, static_cast<Role>(r));
+  }
 }
 
 }  // namespace

@@ -104,9 +104,9 @@ TEST_F(PresetTest, EveryPresetGivesItsPatternAndLabel) {
     ASSERT_NE(check, pattern_checks().end()) << "no pattern check for this preset";
     check->second(r, r.attention(0, kHead));
     const HeadAnalysis& head = r.head(0, kHead);
-    EXPECT_EQ(head.label.label, preset.label) << head.label.explanation;
-    ASSERT_FALSE(head.label.mixed);
-    EXPECT_GE(head.scores.score(head.label.primary), 0.9f) << head.label.explanation;
+    EXPECT_EQ(head.label.text(), preset.label.text()) << head.label.explanation;
+    ASSERT_FALSE(head.label.mixed());
+    EXPECT_GE(head.scores.score(*head.label.role), 0.9f) << head.label.explanation;
     EXPECT_FALSE(head.label.explanation.empty());
   }
 }
@@ -167,7 +167,7 @@ TEST_F(PresetTest, VerbSubjectFindsTheNearestNounNotTheSubject) {
   ASSERT_EQ(apply_preset(doc.model, 0, 0, preset("verb_subject")), "");
   const LabRun r = run(doc);
   EXPECT_GE(r.attention(0, 0)(6, 5), 0.5f);  // sleeps -> ball
-  EXPECT_NE(r.head(0, 0).label.label, "syntactic:nsubj") << r.head(0, 0).label.explanation;
+  EXPECT_NE(r.head(0, 0).label.text(), "syntactic:nsubj") << r.head(0, 0).label.explanation;
 }
 
 // The induction circuit built from the two symbol presets (Elhage et al. 2021; Olsson et al. 2022):
@@ -198,9 +198,9 @@ TEST_F(InductionCircuit, TheLayerOneHeadIsAnInductionHeadAndNeedsTheLayerZeroHea
       SCOPED_TRACE(text);
       Document doc = circuit_document(text);
       const LabRun r = run(doc);
-      EXPECT_EQ(r.head(0, 0).label.label, "previous_token") << r.head(0, 0).label.explanation;
+      EXPECT_EQ(r.head(0, 0).label.text(), "previous_token") << r.head(0, 0).label.explanation;
       const HeadAnalysis& induction = r.head(1, 0);
-      EXPECT_EQ(induction.label.label, "induction") << induction.label.explanation;
+      EXPECT_EQ(induction.label.text(), "induction") << induction.label.explanation;
       EXPECT_GE(induction.scores.score(Role::induction), 0.9f);
       EXPECT_LE(induction.scores.score(Role::duplicate_token), 0.1f);
       // With all symbols different (length <= 10), every token of the second half puts its largest
@@ -215,7 +215,7 @@ TEST_F(InductionCircuit, TheLayerOneHeadIsAnInductionHeadAndNeedsTheLayerZeroHea
       doc.model.layers[0].heads[0].pruned = true;
       const LabRun ablated = run(doc);
       EXPECT_LT(ablated.head(1, 0).scores.score(Role::induction), 0.5f * induction.scores.score(Role::induction));
-      EXPECT_NE(ablated.head(1, 0).label.label, "induction");
+      EXPECT_NE(ablated.head(1, 0).label.text(), "induction");
     }
   }
 }

@@ -220,7 +220,7 @@ TEST_F(RedundancyImportanceTest, IncrementalRecomputeEqualsAFreshOne) {
     const HeadAnalysis& a = incremental.layers[0].heads[h];
     const HeadAnalysis& b = fresh.layers[0].heads[h];
     EXPECT_EQ(a.importance, b.importance);
-    EXPECT_EQ(a.label.label, b.label.label);
+    EXPECT_EQ(a.label.text(), b.label.text());
     EXPECT_EQ(a.label.explanation, b.label.explanation);
     for (int role = 0; role < kRoleCount; ++role)
       EXPECT_EQ(a.scores.score(static_cast<Role>(role)), b.scores.score(static_cast<Role>(role))) << role;

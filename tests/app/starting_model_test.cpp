@@ -24,8 +24,8 @@ TEST(StartingModel, FourHeadsWithFourDifferentRolesAndOneUndoBack) {
   const char* expected[4] = {"previous_token", "syntactic:nsubj", "delimiter", "next_token"};
   std::set<std::string> labels;
   for (int h = 0; h < 4; ++h) {
-    EXPECT_EQ(heads[h].label.label, expected[h]) << "head " << h << ": " << heads[h].label.explanation;
-    labels.insert(heads[h].label.label);
+    EXPECT_EQ(heads[h].label.text(), expected[h]) << "head " << h << ": " << heads[h].label.explanation;
+    labels.insert(heads[h].label.text());
   }
   EXPECT_EQ(labels.size(), 4u);
   EXPECT_EQ(state.selection.layer, 0);

@@ -118,11 +118,11 @@ TEST(HeadRoles, TableOfCases) {
   };
   for (const RoleCase& c : cases) {
     const HeadRole role = f.role(c.target, c.mass);
-    EXPECT_EQ(role.label, c.label) << c.name;
-    if (role.label.rfind("syntactic:", 0) == 0) {
+    EXPECT_EQ(role.label.text(), c.label) << c.name;
+    if (role.label.text().rfind("syntactic:", 0) == 0) {
       EXPECT_EQ(role.direction, c.direction) << c.name;
       EXPECT_FLOAT_EQ(role.baseline, 0.5f) << c.name;
-    } else if (role.label != "mixed") {
+    } else if (role.label.text() != "mixed") {
       EXPECT_GT(role.score, role.baseline) << c.name << ": the score passes the threshold reported with it";
     }
   }
@@ -139,7 +139,7 @@ TEST(HeadRoles, ExcludedAndControlRelationsNeverCount) {
   for (const int dependent : {kOften, kStop}) {
     const HeadRole role =
         f.role([&](int i) { return i == dependent ? kSees : (i == kSees ? dependent : RoleFixture::kUniform); }, 0.9f);
-    EXPECT_EQ(role.label.rfind("syntactic:", 0), std::string::npos) << role.label;
+    EXPECT_EQ(role.label.text().rfind("syntactic:", 0), std::string::npos) << role.label.text();
   }
 }
 
@@ -171,7 +171,7 @@ TEST(HeadRoles, TrainingLabelsEqualTheLabsOnTheSameSentences) {
     for (const analysis::LayerAnalysis& layer : lab.layers)
       for (const analysis::HeadAnalysis& head : layer.heads) {
         ASSERT_LT(k, pooled.size());
-        EXPECT_EQ(pooled[k].label.label, head.label.label) << "sentence " << s << " head " << k;
+        EXPECT_EQ(pooled[k].label.text(), head.label.text()) << "sentence " << s << " head " << k;
         EXPECT_EQ(pooled[k].label.confidence, head.label.confidence);
         EXPECT_EQ(pooled[k].label.runners_up, head.label.runners_up);
         EXPECT_EQ(pooled[k].label.explanation, head.label.explanation);
@@ -189,8 +189,8 @@ TEST(HeadRoles, TrainingLabelsEqualTheLabsOnTheSameSentences) {
             EXPECT_NEAR(twice[k].scores.score(role), a, 1e-6f) << analysis::role_id(role);
           }
         }
-        EXPECT_EQ(twice[k].label.label, head.label.label);
-        labelled += !head.label.mixed;
+        EXPECT_EQ(twice[k].label.text(), head.label.text());
+        labelled += !head.label.mixed();
         ++k;
       }
     EXPECT_EQ(k, pooled.size());
@@ -207,7 +207,7 @@ TEST(TrainingSession, StepsSampleTheTimelineAndTheLossFalls) {
   EXPECT_EQ(session.timeline()[0].step, 0);
   EXPECT_EQ(session.timeline()[0].heads.size(), 8u);  // 2 layers x 4 heads
   // Fresh heads attend almost evenly: no role yet but the lab's catch-all "broad".
-  for (const HeadRole& role : session.timeline()[0].heads) EXPECT_TRUE(role.label == "broad" || role.label == "mixed") << role.label;
+  for (const HeadRole& role : session.timeline()[0].heads) EXPECT_TRUE(role.label.text() == "broad" || role.label.text() == "mixed") << role.label.text();
   session.step(300);
   EXPECT_EQ(session.trainer()->steps_done(), 300);
   ASSERT_EQ(session.timeline().size(), 4u);
@@ -444,7 +444,7 @@ TEST(TrainingSession, TheLabsHeldOutLabelsAreTheTimelinesLastEntry) {
   for (std::size_t k = 0; k < timeline.size(); ++k) {
     EXPECT_EQ(lab.heads[k].label, timeline[k].label) << "head " << k;
     EXPECT_NEAR(lab.heads[k].score, timeline[k].score, 1e-4) << "head " << k;
-    labelled += timeline[k].label != "mixed";
+    labelled += !timeline[k].label.mixed();
   }
   EXPECT_GE(labelled, 2) << "the comparison is about heads that have roles";
 }
@@ -584,7 +584,7 @@ TEST(TrainingSession, HeadsSpecialiseAndSeedsAssignRolesDifferently) {
     TrainingSession session(test_resources());
     ASSERT_EQ(session.reset(run == 0 ? 1 : 2, 3e-3f), "");
     session.step(3000);
-    for (const HeadRole& role : session.timeline().back().heads) labels[run].push_back(role.label);
+    for (const HeadRole& role : session.timeline().back().heads) labels[run].push_back(role.label.text());
     const auto has = [&](const char* label) {
       return std::find(labels[run].begin(), labels[run].end(), label) != labels[run].end();
     };

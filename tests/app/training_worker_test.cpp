@@ -542,7 +542,8 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   sample.step = 300;
   sample.train_loss = 1.0f / 3.0f;
   sample.held_out_loss = NAN;
-  sample.heads = {{"syntactic:nsubj", 0.7f, 0.25f, training::kHeadToDependent}, {"mixed", 0.0f, 0.0f, 0}};
+  sample.heads = {{analysis::Label::syntactic(analysis::Relation::nsubj), 0.7f, 0.25f, training::kHeadToDependent},
+                  {analysis::Label::mixed_label(), 0.0f, 0.0f, 0}};
   sample.induction = {{1, 2, 0.123456789f, 0.5f, 0.25f}};
   sample.strongest_induction = sample.induction[0];
   sample.spreads = {{1.0 / 7.0, 2.5, 2.7, 9}};
@@ -556,7 +557,7 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   EXPECT_EQ(back.value().generation, 7u);
   EXPECT_EQ(s.train_loss, sample.train_loss);
   EXPECT_TRUE(std::isnan(s.held_out_loss));
-  EXPECT_EQ(s.heads[0].label, "syntactic:nsubj");
+  EXPECT_EQ(s.heads[0].label.text(), "syntactic:nsubj");
   EXPECT_EQ(s.heads[0].direction, training::kHeadToDependent);
   EXPECT_EQ(s.induction[0].prefix_matching, sample.induction[0].prefix_matching);
   EXPECT_EQ(s.spreads[0].distance, sample.spreads[0].distance);

@@ -1,6 +1,7 @@
 // Changing head, layer and dimension counts keeps the learner's work.
 #include <gtest/gtest.h>
 
+#include "engine/head_index.h"
 #include "engine/model.h"
 
 namespace headlab {
@@ -60,6 +61,27 @@ TEST(ModelEdit, HeadDimsKeepOverlap) {
 TEST(ModelEdit, SameSeedSameModel) {
   EXPECT_EQ(make_model(32, 2, 4, 99).layers[1].heads[3].W_K, make_model(32, 2, 4, 99).layers[1].heads[3].W_K);
   EXPECT_NE(make_model(32, 2, 4, 99).layers[1].heads[3].W_K, make_model(32, 2, 4, 98).layers[1].heads[3].W_K);
+}
+
+// Layers with 1, 4 and 3 heads: the flat index counts the heads before the layer, and the inverse
+// walks back to every (layer, head) and nowhere else.
+TEST(ModelEdit, FlatHeadIndexFollowsEachLayersOwnHeadCount) {
+  Model model = make_model(24, 3, 4, 7);
+  set_head_count(model, 0, 1);
+  set_head_count(model, 2, 3);
+  ASSERT_EQ(total_head_count(model), 8);
+  EXPECT_EQ(flat_head_index(model, 0, 0), 0);
+  EXPECT_EQ(flat_head_index(model, 1, 0), 1);
+  EXPECT_EQ(flat_head_index(model, 1, 3), 4);
+  EXPECT_EQ(flat_head_index(model, 2, 1), 6);
+  int index = 0;
+  for (int l = 0; l < 3; ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h, ++index) {
+      EXPECT_EQ(flat_head_index(model, l, h), index);
+      EXPECT_EQ(head_at_flat_index(model, index), (HeadPosition{l, h}));
+    }
+  EXPECT_EQ(head_at_flat_index(model, 8), (HeadPosition{-1, -1}));
+  EXPECT_EQ(head_at_flat_index(model, -1), (HeadPosition{-1, -1}));
 }
 
 }  // namespace

@@ -126,14 +126,14 @@ TEST_F(GoalReading, ALabelGoalWithOnlyAMaxHoldsItsScoreToIt) {
   int head = -1;
   const analysis::LayerAnalysis& layer = state.analysis.layers[0];
   for (int h = 0; h < static_cast<int>(layer.heads.size()) && head < 0; ++h)
-    if (!layer.heads[h].label.mixed) head = h;
+    if (!layer.heads[h].label.mixed()) head = h;
   ASSERT_GE(head, 0) << "the default model has a labelled head in layer 0";
   const analysis::HeadAnalysis& a = layer.heads[head];
-  const double score = a.scores.score(a.label.primary);
-  const json goal = {{"kind", "label"}, {"layer", 0}, {"head", head}, {"label", a.label.label}};
+  const double score = a.scores.score(*a.label.role);
+  const json goal = {{"kind", "label"}, {"layer", 0}, {"head", head}, {"label", a.label.text()}};
   EXPECT_TRUE(goal_met(parsed(goal), view()));
   EXPECT_TRUE(goal_met(parsed(with(goal, "max", score + 0.01)), view()));
-  EXPECT_FALSE(goal_met(parsed(with(goal, "max", score - 0.01)), view())) << a.label.label << " " << score;
+  EXPECT_FALSE(goal_met(parsed(with(goal, "max", score - 0.01)), view())) << a.label.text() << " " << score;
   EXPECT_FALSE(goal_met(parsed(with(goal, "min", score + 0.01)), view()));
 }
 

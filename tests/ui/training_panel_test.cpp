@@ -40,22 +40,22 @@ TEST(Plot, BucketMeansAverageEqualSlicesAndSkipNaN) {
 
 TEST(RoleText, RelationsReadInTheDirectionOfAttention) {
   const Words en{app::test_resources(), app::Language::en};
-  app::HeadRole role{"syntactic:nsubj", 0.9f, 0.5f, training::kHeadToDependent};
+  app::HeadRole role{analysis::Label::syntactic(analysis::Relation::nsubj), 0.9f, 0.5f, training::kHeadToDependent};
   EXPECT_EQ(role_text(role, en), "verb -> subject (nsubj)");
   role.direction = training::kDependentToHead;
   EXPECT_EQ(role_text(role, en), "subject -> verb (nsubj)");
   EXPECT_EQ(role_text(role, en, false), "subject -> verb");
-  EXPECT_EQ(role_text({"previous_token", 0.8f, 0.5f}, en), "previous token");
+  EXPECT_EQ(role_text({analysis::Label::of(analysis::Role::previous_token), 0.8f, 0.5f}, en), "previous token");
   EXPECT_EQ(role_text({}, en), "mixed");
 }
 
 TEST(RoleText, ChineseNamesTheRelationsEndsAndTheRoles) {
   const Words zh{app::test_resources(), app::Language::zh};
-  const app::HeadRole role{"syntactic:nsubj", 0.9f, 0.5f, training::kDependentToHead};
+  const app::HeadRole role{analysis::Label::syntactic(analysis::Relation::nsubj), 0.9f, 0.5f, training::kDependentToHead};
   EXPECT_EQ(role_text(role, zh), "主语 -> 动词 (nsubj)");
-  EXPECT_EQ(role_text({"previous_token", 0.8f, 0.5f}, zh), "前一个词");
+  EXPECT_EQ(role_text({analysis::Label::of(analysis::Role::previous_token), 0.8f, 0.5f}, zh), "前一个词");
   EXPECT_EQ(role_text({}, zh), "混合");
-  EXPECT_EQ(role_text({"syntactic:xcomp", 0.9f, 0.5f}, zh), "xcomp（句法）");
+  EXPECT_EQ(role_text({analysis::Label::syntactic(analysis::Relation::conj), 0.9f, 0.5f}, zh), "conj（句法）");
 }
 
 class TrainingPanel : public ::testing::Test {

@@ -313,7 +313,7 @@ TEST_F(ControllerTest, WeightEditorControlsAreUndoableActions) {
   click(ids::kPresetCombo);
   click("editor/preset/previous_token");
   EXPECT_NE(state.document.model.layers[0].heads[1].W_K, before);
-  EXPECT_EQ(state.analysis.layers[0].heads[1].label.label, "previous_token");
+  EXPECT_EQ(state.analysis.layers[0].heads[1].label.text(), "previous_token");
   ASSERT_TRUE(controller.undo());
   EXPECT_EQ(state.document.model.layers[0].heads[1].W_K, before);
 }

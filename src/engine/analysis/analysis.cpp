@@ -24,8 +24,8 @@ void summarize(LayerAnalysis& layer) {
   s = {};
   const float count = static_cast<float>(layer.heads.size());
   for (const HeadAnalysis& head : layer.heads) {
-    if (head.label.mixed) ++s.mixed_count;
-    else ++s.label_counts[static_cast<int>(head.label.primary)];
+    if (head.label.mixed()) ++s.mixed_count;
+    else ++s.label_counts[static_cast<int>(*head.label.role)];
     for (int r = 0; r < kRoleCount; ++r) s.mean_scores[r] += head.scores.score(static_cast<Role>(r)) / count;
   }
 }

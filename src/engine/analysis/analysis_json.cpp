@@ -49,7 +49,9 @@ json details(const HeadScores& s, const GoldCorpus& corpus) {
 json head_json(const HeadAnalysis& head, const GoldCorpus& corpus) {
   json scores = json::object();
   for (int r = 0; r < kRoleCount; ++r) scores[kRoleIds[r]] = number(head.scores.score(static_cast<Role>(r)));
-  return {{"label", head.label.label},
+  json runners_up = json::array();
+  for (const Role role : head.label.runners_up) runners_up.push_back(role_id(role));
+  return {{"label", head.label.text()},
           {"scores", std::move(scores)},
           {"details", details(head.scores, corpus)},
           {"explanation", head.label.explanation},
@@ -57,8 +59,8 @@ json head_json(const HeadAnalysis& head, const GoldCorpus& corpus) {
           {"explanation_values", head.label.explanation_values},
           {"confidence", number(head.label.confidence)},
           {"strict", head.label.strict},
-          {"runners_up", head.label.runners_up},
-          {"syntactic_relation", head.label.syntactic_relation.empty() ? json(nullptr) : json(head.label.syntactic_relation)},
+          {"runners_up", std::move(runners_up)},
+          {"syntactic_relation", head.label.relation ? json(relation_id(*head.label.relation)) : json(nullptr)},
           {"importance", number(head.importance)},
           {"importance_rank", head.importance_rank}};
 }
@@ -96,15 +98,15 @@ json gold_json(const GoldStatus& gold) {
 }
 
 nlohmann::json layer_profile_json(const std::vector<AttentionSpread>& spreads,
-                                  const std::vector<std::vector<std::string>>& labels) {
+                                  const std::vector<std::vector<Label>>& labels) {
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t l = 0; l < spreads.size(); ++l) {
     const AttentionSpread& s = spreads[l];
     nlohmann::json shares = nlohmann::json::object();
-    const std::vector<std::string> none;
-    const std::vector<std::string>& layer_labels = l < labels.size() ? labels[l] : none;
+    const std::vector<Label> none;
+    const std::vector<Label>& layer_labels = l < labels.size() ? labels[l] : none;
     for (const auto& [family, count] : count_label_families(layer_labels))
-      shares[family] = static_cast<double>(count) / static_cast<double>(layer_labels.size());
+      shares[family.text()] = static_cast<double>(count) / static_cast<double>(layer_labels.size());
     out.push_back({{"layer", l},
                    {"mean_distance", s.distance},
                    {"mean_entropy", s.entropy},

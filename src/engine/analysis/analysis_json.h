@@ -23,7 +23,7 @@ nlohmann::json layer_json(const LayerAnalysis& layer);
 // "uniform_entropy", "rows", "heads", "role_shares": {role id or "syntactic" or "mixed": share}}.
 // labels[l] holds the labels of layer l's unpruned heads ("syntactic:<rel>" counts as syntactic).
 nlohmann::json layer_profile_json(const std::vector<AttentionSpread>& spreads,
-                                  const std::vector<std::vector<std::string>>& labels);
+                                  const std::vector<std::vector<Label>>& labels);
 
 // A matrix as rows of numbers (row i is m's row i); non-finite entries become null.
 nlohmann::json matrix_json(const Matrix& m);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "engine/assets.h"
@@ -132,7 +133,9 @@ Result<GoldCorpus> parse_gold_corpus(const std::string& json_text) {
   if (!doc.contains("relations") || !doc["relations"].is_object())
     return R::failure("sentences.relations: expected an object of relation id -> {\"en\", \"zh\"}");
   for (const auto& [id, name] : doc["relations"].items()) {
-    RelationInfo info{id, {}};
+    const std::optional<Relation> relation = relation_from_id(id);
+    if (!relation) return R::failure("sentences.relations." + id + ": not a relation HeadLab knows (analysis/relation.h)");
+    RelationInfo info{id, {}, *relation};
     if (!read_localized_text(name, info.name))
       return R::failure("sentences.relations." + id + ": expected {\"en\": ..., \"zh\": ...}");
     corpus.relations.push_back(std::move(info));

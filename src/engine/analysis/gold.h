@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/analysis/relation.h"
 #include "engine/localized_text.h"
 #include "engine/result.h"
 #include "engine/token.h"
@@ -43,8 +44,9 @@ struct FixedOffsetBaseline {
 };
 
 struct RelationInfo {
-  std::string id;       // "nsubj"
+  std::string id;       // "nsubj", relation_id(relation)
   LocalizedText name;   // "subject"
+  Relation relation = Relation::nsubj;
 };
 
 struct GoldCorpus {

@@ -215,14 +215,14 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   const bool strict_next =
       check(Role::next_token).fires && scores.next_token.argmax_share >= config.next_token_strict_share;
 
-  out.mixed = true;
+  out.role.reset();
+  out.relation.reset();
   out.strict = false;
-  out.syntactic_relation.clear();
-  // Assigned in place (not cleared and refilled), so the strings keep their capacity.
+  // Assigned in place (not cleared and refilled), so the vector keeps its capacity.
   std::size_t runners_up = 0;
   const auto add_runner_up = [&](Role role) {
-    if (runners_up < out.runners_up.size()) out.runners_up[runners_up] = role_id(role);
-    else out.runners_up.emplace_back(role_id(role));
+    if (runners_up < out.runners_up.size()) out.runners_up[runners_up] = role;
+    else out.runners_up.push_back(role);
     ++runners_up;
   };
   for (Role role : kPriority) {
@@ -230,8 +230,7 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
     const bool pattern_role = role == Role::syntactic || role == Role::content_similarity || role == Role::rare_word ||
                               role == Role::duplicate_token || role == Role::induction;
     if (pattern_role && (strict_previous || strict_next)) continue;  // positional explains it
-    out.mixed = false;
-    out.primary = role;
+    out.role = role;
     break;
   }
 
@@ -242,32 +241,25 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
     for (std::size_t j = i; j > 0 && check(by_progress[j]).progress() > check(by_progress[j - 1]).progress(); --j)
       std::swap(by_progress[j], by_progress[j - 1]);
   for (Role role : kPriority)
-    if (check(role).fires && (out.mixed || role != out.primary) && runners_up < 3) add_runner_up(role);
+    if (check(role).fires && !out.is(role) && runners_up < 3) add_runner_up(role);
   for (Role role : by_progress) {
     if (runners_up >= 3) break;
     const RoleCheck& c = check(role);
-    if (!c.available || c.fires || (!out.mixed && role == out.primary) || c.progress() < 0.5f) continue;
+    if (!c.available || c.fires || out.is(role) || c.progress() < 0.5f) continue;
     add_runner_up(role);
   }
   out.runners_up.resize(runners_up);
 
-  if (!out.mixed) {
-    const RoleCheck& c = check(out.primary);
+  if (const std::optional<Role> primary = out.role) {
+    const RoleCheck& c = check(*primary);
     out.confidence = c.margin();
-    out.label = role_id(out.primary);
-    if (out.primary == Role::syntactic) {
-      out.syntactic_relation = corpus.relations[scores.syntactic.best_relation()->relation].id;
-      out.label += ':';
-      out.label += out.syntactic_relation;
-    }
-    out.strict = (out.primary == Role::previous_token && strict_previous) ||
-                 (out.primary == Role::next_token && strict_next);
+    if (*primary == Role::syntactic) out.relation = corpus.relations[scores.syntactic.best_relation()->relation].relation;
+    out.strict = (*primary == Role::previous_token && strict_previous) || (*primary == Role::next_token && strict_next);
     Explainer explainer(out, corpus);
-    explain(out.primary, scores, sentence, corpus, tokens, explainer);
+    explain(*primary, scores, sentence, corpus, tokens, explainer);
     explainer.finish();
     return;
   }
-  out.label = kMixedLabel;
   float closest = 0.0f;
   for (const RoleCheck& c : checks)
     if (c.available) closest = std::max(closest, c.progress());

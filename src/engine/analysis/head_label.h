@@ -14,20 +14,18 @@
 #include <vector>
 
 #include "engine/analysis/head_scores.h"
+#include "engine/analysis/label.h"
 #include "engine/token.h"
 
 namespace headlab::analysis {
 
-struct HeadLabel {
-  std::string label = kMixedLabel;  // a role id, "syntactic:<relation>" or "mixed"
-  bool mixed = true;
-  Role primary = Role::broad;       // meaningful when !mixed
+// The label (role and relation, or mixed) with how sure and why.
+struct HeadLabel : Label {
   bool strict = false;              // positional roles: argmax share >= the strict share
   // Labelled: how far the score is past its threshold, (s - t) / (1 - t). Mixed: how far the
   // closest role is from firing, 1 - max(s / t). Both are 0 on the decision boundary.
   float confidence = 0.0f;
-  std::vector<std::string> runners_up;  // role ids, best first: other firing roles, then the closest
-  std::string syntactic_relation;       // "nsubj" when the head is labelled syntactic, else ""
+  std::vector<Role> runners_up;  // best first: other firing roles, then the closest
   // The explanation in English, and as an assets/labels.json template id with the values that fill
   // it (explanation.h), for the lab to show in the learner's language.
   std::string explanation;

@@ -6,7 +6,9 @@ namespace headlab::training {
 
 analysis::GoldCorpus gold_corpus(const std::vector<Sentence>& sentences, const Grammar& grammar) {
   analysis::GoldCorpus corpus;
-  for (const std::string& relation : grammar.relations) corpus.relations.push_back({relation, {relation, relation}});
+  // parse_grammar refused relations outside analysis::Relation.
+  for (const std::string& relation : grammar.relations)
+    corpus.relations.push_back({relation, {relation, relation}, analysis::relation_from_id(relation).value_or(analysis::Relation::nsubj)});
   corpus.sentences.reserve(sentences.size());
   for (std::size_t i = 0; i < sentences.size(); ++i) {
     const Sentence& s = sentences[i];

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "engine/analysis/relation.h"
 #include "engine/assets.h"
 #include "engine/json_reader.h"
 
@@ -234,6 +235,8 @@ Result<Grammar> parse_grammar(const std::string& json_text) {
     return R::failure("relations: expected an array of relation names");
   for (const json& r : doc["relations"]) {
     if (!r.is_string() || r == "root" || r == "none") return R::failure("relations: expected names other than \"root\" and \"none\"");
+    if (!analysis::relation_from_id(r.get<std::string>()))
+      return R::failure("relations: \"" + r.get<std::string>() + "\" is not a relation HeadLab knows (analysis/relation.h)");
     g.relations.push_back(r.get<std::string>());
   }
   g.control_relation.assign(g.relations.size(), false);
