@@ -91,8 +91,27 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
 
   EXPECT_EQ(decode_update("[1]", nullptr, 0).error(), "training update: not a JSON object");
   EXPECT_EQ(decode_update(R"({"generation": 1, "error": "", "samples": [{"step": "x"}]})", nullptr, 0).error(),
-            "training update: expected an integer");
-  EXPECT_FALSE(decode_run_header(R"({"generation": 1})").ok());
+            "training update: samples[0].step: expected an integer in 0..2147483647 (got \"x\")");
+  EXPECT_EQ(decode_run_header(R"({"generation": 1})").error(), "training run: job: missing");
+}
+
+// A run naming a job or a task this build does not know is refused with the name, not started as
+// the default job or task.
+TEST(WorkerMessages, AnUnknownJobOrTaskIsRefused) {
+  WorkerRun run;
+  run.job = WorkerJob::probes;
+  run.task = training::Task::induction;
+  const std::string header = encode_run_header(run);
+  ASSERT_TRUE(decode_run_header(header).ok());
+  const auto with = [&](const std::string& from, const std::string& to) {
+    std::string changed = header;
+    changed.replace(changed.find(from), from.size(), to);
+    return decode_run_header(changed);
+  };
+  EXPECT_EQ(with("\"probes\"", "\"probe\"").error(),
+            "training run: job: expected one of \"run\", \"comparison\", \"probes\", \"experiment\" (got \"probe\")");
+  EXPECT_EQ(with("\"induction\"", "\"copying\"").error(),
+            "training run: task: expected one of \"grammar\", \"induction\" (got \"copying\")");
 }
 
 }  // namespace
