@@ -26,6 +26,12 @@ constexpr EnumName<Positional> kPositionals[] = {
 constexpr EnumName<Theme> kThemes[] = {{"dark", Theme::dark}, {"light", Theme::light}};
 constexpr EnumName<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}};
 
+constexpr EnumName<Language> kLanguages[] = {{"en", Language::en}, {"zh", Language::zh}};
+constexpr EnumName<LessonMove> kLessonMoves[] = {
+    {"next", LessonMove::next},     {"previous", LessonMove::previous}, {"reset_step", LessonMove::reset_step},
+    {"show_me", LessonMove::show_me}, {"hint", LessonMove::hint},       {"leave", LessonMove::leave},
+    {"resume", LessonMove::resume}, {"reset_progress", LessonMove::reset_progress}};
+
 const auto& enum_names(WeightMatrix) { return kWeightMatrices; }
 const auto& enum_names(Axis) { return kAxes; }
 const auto& enum_names(Norm) { return kNorms; }
@@ -33,6 +39,8 @@ const auto& enum_names(Embedding) { return kEmbeddings; }
 const auto& enum_names(Positional) { return kPositionals; }
 const auto& enum_names(Theme) { return kThemes; }
 const auto& enum_names(training::Task) { return kTasks; }
+const auto& enum_names(Language) { return kLanguages; }
+const auto& enum_names(LessonMove) { return kLessonMoves; }
 
 // A weight line in a request is at most this long (the widest matrix has 512 entries a line).
 constexpr std::size_t kMaxLineLength = 1000000;
@@ -316,6 +324,92 @@ struct Op<RequestHeadCountExperiment> {
     v.with_default("run", a.run);
     v.with_default("fresh", a.fresh);
   }
+};
+
+// Training, history, lessons and language (applied by the Dispatcher). Ranges are checked where
+// they are applied, which names the field: "steps: expected an integer in 1..5000 (got 0)".
+#define HEADLAB_OP_NO_FIELDS(Type, op_name)                  \
+  template <>                                                \
+  struct Op<Type> {                                          \
+    static constexpr const char* name = op_name;             \
+    template <class V, class S> static void fields(V&, S&) {} \
+  };
+template <>
+struct Op<PlayTraining> {
+  static constexpr const char* name = "playTraining";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("run", a.run); }
+};
+template <>
+struct Op<StepTraining> {
+  static constexpr const char* name = "stepTraining";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
+};
+template <>
+struct Op<NewTrainingRun> {
+  static constexpr const char* name = "newTrainingRun";
+  template <class V, class S> static void fields(V& v, S& a) { v("seed", a.seed); v("task", a.task); }
+};
+template <>
+struct Op<SetLearningRate> {
+  static constexpr const char* name = "setLearningRate";
+  template <class V, class S> static void fields(V& v, S& a) { v("learning_rate", a.learning_rate); }
+};
+template <>
+struct Op<SetTrainingSpeed> {
+  static constexpr const char* name = "setTrainingSpeed";
+  template <class V, class S> static void fields(V& v, S& a) { v("speed", a.speed); }
+};
+template <>
+struct Op<StartProbes> {
+  static constexpr const char* name = "startProbes";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("wait", a.wait); }
+};
+HEADLAB_OP_NO_FIELDS(StartComparison, "startComparison")
+template <>
+struct Op<SetComparisonRunning> {
+  static constexpr const char* name = "setComparisonRunning";
+  template <class V, class S> static void fields(V& v, S& a) { v("run", a.run); }
+};
+template <>
+struct Op<StepComparison> {
+  static constexpr const char* name = "stepComparison";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
+};
+HEADLAB_OP_NO_FIELDS(StartExperiment, "startExperiment")
+template <>
+struct Op<SetExperimentRunning> {
+  static constexpr const char* name = "setExperimentRunning";
+  template <class V, class S> static void fields(V& v, S& a) { v("run", a.run); }
+};
+template <>
+struct Op<StepExperiment> {
+  static constexpr const char* name = "stepExperiment";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
+};
+HEADLAB_OP_NO_FIELDS(UseTrainedModel, "useTrainedModel")
+HEADLAB_OP_NO_FIELDS(PrepareTraining, "prepareTraining")
+template <>
+struct Op<SetTrainingInput> {
+  static constexpr const char* name = "setTrainingInput";
+  template <class V, class S> static void fields(V& v, S& a) { v("input", a.input); }
+};
+HEADLAB_OP_NO_FIELDS(Undo, "undo")
+HEADLAB_OP_NO_FIELDS(Redo, "redo")
+#undef HEADLAB_OP_NO_FIELDS
+template <>
+struct Op<GoToLesson> {
+  static constexpr const char* name = "startLesson";
+  template <class V, class S> static void fields(V& v, S& a) { v("lesson", a.lesson); v.with_default("step", a.step); }
+};
+template <>
+struct Op<MoveInLesson> {
+  static constexpr const char* name = "moveInLesson";
+  template <class V, class S> static void fields(V& v, S& a) { v("move", a.move); }
+};
+template <>
+struct Op<SetLanguage> {
+  static constexpr const char* name = "setLanguage";
+  template <class V, class S> static void fields(V& v, S& a) { v("language", a.language); }
 };
 
 // [SECTION] Dispatch by op name (decode) and by variant index (encode).
