@@ -11,6 +11,8 @@
 #include <set>
 
 #include "api/api.h"
+#include "app/action_codec.h"
+#include "app/dispatcher.h"
 #include "app/training_session.h"
 #include "engine/assets.h"
 #include "engine/embedding.h"
@@ -133,6 +135,47 @@ TEST(TrainingApi, TheTaskIsAFieldOfStartAndReset) {
   ASSERT_TRUE(r["ok"]) << r.dump();
   EXPECT_EQ(call(controller, &session, {{"op", "trainState"}})["result"]["task"], "induction");
   EXPECT_EQ(call(controller, &session, {{"op", "trainState"}})["result"]["seed"], 2);
+}
+
+// The Training tab's controls, the JS API and lesson moves make the same actions, decoded by the one
+// codec and applied by the Dispatcher: training ones reach the session, ranges are refused with the
+// field named, and without a session a training action is refused.
+TEST(TrainingActions, TheDispatcherRoutesEachActionDecodedByTheCodec) {
+  AppState state;
+  Controller controller(state, test_resources());
+  TrainingSession session(test_resources());
+  Dispatcher dispatcher(controller, &session);
+  const auto apply = [&](const char* request) {
+    const Result<Action> action = decode_action(json::parse(request));
+    EXPECT_TRUE(action.ok()) << action.error();
+    return dispatcher.apply(action.value());
+  };
+  EXPECT_EQ(apply(R"({"op": "stepTraining", "steps": 12})").error, "");
+  EXPECT_EQ(session.trainer()->steps_done(), 12);
+  EXPECT_EQ(apply(R"({"op": "setLearningRate", "learning_rate": 0.0123})").error, "");
+  EXPECT_FLOAT_EQ(session.trainer()->config().learning_rate, 0.0123f);
+  EXPECT_EQ(apply(R"({"op": "setLearningRate", "learning_rate": 0.5})").error,
+            "learning_rate: expected a number in [0.0001, 0.03] (got 0.5)");
+  EXPECT_EQ(apply(R"({"op": "stepTraining", "steps": 0})").error, "steps: expected an integer in 1..5000 (got 0)");
+  EXPECT_EQ(apply(R"({"op": "playTraining"})").error, "");
+  EXPECT_TRUE(session.running());
+  EXPECT_EQ(apply(R"({"op": "playTraining", "run": false})").error, "");
+  EXPECT_FALSE(session.running());
+  EXPECT_EQ(apply(R"({"op": "newTrainingRun", "seed": 5})").error, "");
+  EXPECT_EQ(session.settings().seed, 5u);
+  EXPECT_EQ(session.trainer()->steps_done(), 0);
+  EXPECT_FLOAT_EQ(session.settings().learning_rate, 0.0123f);  // a new run keeps the rate
+  EXPECT_EQ(apply(R"({"op": "useTrainedModel"})").error, "");
+  EXPECT_TRUE(controller.can_undo());
+  EXPECT_TRUE(dispatcher.apply(Undo{}).changed);
+  EXPECT_FALSE(dispatcher.apply(Undo{}).changed);  // nothing left to undo
+  EXPECT_EQ(apply(R"({"op": "setLanguage", "language": "zh"})").error, "");
+  EXPECT_EQ(state.progress.language, Language::zh);
+
+  Dispatcher without_training(controller, nullptr);
+  EXPECT_EQ(without_training.apply(StepTraining{1}).error, "training is not available here");
+  // A lesson's setup runs on the state alone: a training action there is refused, not ignored.
+  EXPECT_NE(controller.apply(StepTraining{1}).error, "");
 }
 
 }  // namespace
