@@ -136,6 +136,24 @@
     compareHeads: (options = {}) => call({ op: 'compareHeads', ...options }),  // {run}, {steps}, {losses}
     // 1, 2, 4, 8 heads at the same width x 3 seeds, by held-out loss: {} starts it running, {run}, {steps}.
     headCountExperiment: (options = {}) => call({ op: 'headCountExperiment', ...options }),
+    // The actions the training calls above are made of, as the Training tab's controls emit them.
+    playTraining: (run = true) => call({ op: 'playTraining', run }),
+    stepTraining: (steps = 1) => call({ op: 'stepTraining', steps }),
+    newTrainingRun: (options = {}) => call({ op: 'newTrainingRun', ...options }),  // {seed, task}
+    setLearningRate: (learning_rate) => call({ op: 'setLearningRate', learning_rate }),
+    setTrainingSpeed: (speed) => call({ op: 'setTrainingSpeed', speed }),
+    startProbes: (options = {}) => call({ op: 'startProbes', ...options }),  // {wait}
+    startComparison: () => call({ op: 'startComparison' }),
+    setComparisonRunning: (run) => call({ op: 'setComparisonRunning', run }),
+    stepComparison: (steps = 1) => call({ op: 'stepComparison', steps }),
+    startExperiment: () => call({ op: 'startExperiment' }),
+    setExperimentRunning: (run) => call({ op: 'setExperimentRunning', run }),
+    stepExperiment: (steps = 1) => call({ op: 'stepExperiment', steps }),
+    useTrainedModel: () => call({ op: 'useTrainedModel' }),
+    prepareTraining: () => call({ op: 'prepareTraining' }),
+    setTrainingInput: (input) => call({ op: 'setTrainingInput', input }),
+    // A lesson move by name ('next', 'previous', 'reset_step', 'show_me', 'hint', 'leave', 'resume', 'reset_progress').
+    moveInLesson: (move) => call({ op: 'moveInLesson', move }),
     // Speed (docs/js-api.md, "Benchmarks"): median ms per run, timed synchronously in this page.
     benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
     benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer, size}

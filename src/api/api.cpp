@@ -6,6 +6,7 @@
 #include "api/reply.h"
 #include "api/state_json.h"
 #include "api/training_api.h"
+#include "app/dispatcher.h"
 #include "app/action_codec.h"
 #include "app/lesson_runner.h"
 #include "app/pruning_curve.h"
@@ -28,14 +29,22 @@ using nlohmann::json;
 
 json from_error(const std::string& error) { return error.empty() ? success() : failure(error); }
 
-// An edit: decoded by the one action codec (action_codec.h) and applied through the Controller.
-json apply_request(Controller& controller, const json& request) {
+// An action: decoded by the one action codec (action_codec.h) and applied through the Dispatcher.
+json apply_request(Dispatcher& dispatcher, const json& request) {
   Result<Action> action = decode_action(request);
   if (!action.ok()) return failure(action.error());
-  const ActionResult result = controller.apply(action.value());
+  const ActionResult result = dispatcher.apply(action.value());
   if (!result.ok()) return failure(result.error);
   if (std::holds_alternative<PruneLeastImportant>(action.value())) return success(result.pruned_heads);
+  if (std::holds_alternative<Undo>(action.value()) || std::holds_alternative<Redo>(action.value()))
+    return success(result.changed);
   return success();
+}
+
+// The lesson moves under their documented names: each is one MoveInLesson.
+template <LessonMove move>
+json op_lesson_move(Controller& c, RequestFields&) {
+  return from_error(Dispatcher(c, nullptr).apply(MoveInLesson{move}).error);
 }
 
 // [SECTION] The ops that are not edits: reading the lab, persistence, lessons, history, notices.
@@ -91,36 +100,6 @@ json op_notify(Controller& c, RequestFields& f) {
   return success();
 }
 
-json op_start_lesson(Controller& c, RequestFields& f) {
-  int lesson = 0, step = 0;
-  // The ranges are checked by start_step, which knows how many lessons and steps there are.
-  if (!f.integer("lesson", lesson, true) || !f.integer("step", step))
-    return failure(f.error());
-  return from_error(start_step(c, lesson, step));
-}
-json op_show_me(Controller& c, RequestFields&) { return from_error(show_me(c)); }
-json op_next_step(Controller& c, RequestFields&) { return from_error(next_step(c)); }
-json op_previous_step(Controller& c, RequestFields&) { return from_error(previous_step(c)); }
-json op_reset_step(Controller& c, RequestFields&) { return from_error(reset_step(c)); }
-json op_leave_lesson(Controller& c, RequestFields&) {
-  leave_lesson(c);
-  return success();
-}
-json op_resume_lesson(Controller& c, RequestFields&) { return from_error(resume_lesson(c)); }
-json op_hint(Controller& c, RequestFields&) {
-  reveal_hint(c);
-  return success();
-}
-json op_set_language(Controller& c, RequestFields& f) {
-  Language language = Language::en;
-  if (!f.one_of<Language>("language", {{"en", Language::en}, {"zh", Language::zh}}, language, true)) return failure(f.error());
-  set_language(c, language);
-  return success();
-}
-json op_reset_progress(Controller& c, RequestFields&) {
-  reset_progress(c);
-  return success();
-}
 json op_lessons(Controller& c, RequestFields&) {
   json list = json::array();
   for (const lessons::Lesson& lesson : c.resources().lessons) {
@@ -174,8 +153,6 @@ json op_pruning_curve(Controller& c, RequestFields& f) {
                   {"random", {{"orders", curve.random_orders}, {"mean", curve.random_mean}, {"min", curve.random_min},
                               {"max", curve.random_max}}}});
 }
-json op_undo(Controller& c, RequestFields&) { return success(c.undo()); }
-json op_redo(Controller& c, RequestFields&) { return success(c.redo()); }
 
 struct Handler {
   const char* op;
@@ -196,24 +173,20 @@ const std::vector<Handler>& handlers() {
       {"openShareLink", {"fragment"}, op_open_share_link},
       {"stateKey", {}, op_state_key, kReadsOnlyTheDocument},
       {"notify", {"level", "text"}, op_notify, kReadsOnlyTheDocument},
-      {"startLesson", {"lesson", "step"}, op_start_lesson},
-      {"showMe", {}, op_show_me},
-      {"nextStep", {}, op_next_step},
-      {"previousStep", {}, op_previous_step},
-      {"resetStep", {}, op_reset_step},
-      {"leaveLesson", {}, op_leave_lesson},
-      {"resumeLesson", {}, op_resume_lesson},
-      {"hint", {}, op_hint},
-      {"setLanguage", {"language"}, op_set_language},
-      {"resetProgress", {}, op_reset_progress},
+      {"showMe", {}, op_lesson_move<LessonMove::show_me>},
+      {"nextStep", {}, op_lesson_move<LessonMove::next>},
+      {"previousStep", {}, op_lesson_move<LessonMove::previous>},
+      {"resetStep", {}, op_lesson_move<LessonMove::reset_step>},
+      {"leaveLesson", {}, op_lesson_move<LessonMove::leave>},
+      {"resumeLesson", {}, op_lesson_move<LessonMove::resume>},
+      {"hint", {}, op_lesson_move<LessonMove::hint>},
+      {"resetProgress", {}, op_lesson_move<LessonMove::reset_progress>},
       {"lessons", {}, op_lessons},
       {"exportModel", {}, op_export_model},
       {"circuits", {"layer", "head"}, op_circuits},
       {"composition", {"layer_a", "layer_b"}, op_composition},
       {"layerProfile", {}, op_layer_profile},
-      {"pruningCurve", {"random_orders"}, op_pruning_curve},
-      {"undo", {}, op_undo},
-      {"redo", {}, op_redo}};
+      {"pruningCurve", {"random_orders"}, op_pruning_curve}};
   return table;
 }
 
@@ -221,7 +194,8 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
     return failure("request: expected {\"op\": ...}");
   const std::string op = request["op"].get<std::string>();
-  if (is_action_op(op)) return apply_request(controller, request);
+  Dispatcher dispatcher(controller, training);
+  if (is_action_op(op)) return apply_request(dispatcher, request);
   for (const Handler& handler : handlers()) {
     if (op != handler.op) continue;
     RequestFields fields(request, handler.fields);
@@ -229,11 +203,7 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
     if (handler.reads_every_layer) controller.catch_up_all();
     return handler.handle(controller, fields);
   }
-  if (is_training_op(op)) {
-    if (!training) return failure("training is not available here");
-    controller.catch_up_all();  // training reads the lab's model and goals (actions catch up in Controller::apply)
-    return handle_training_op(*training, controller, request);
-  }
+  if (is_training_op(op)) return handle_training_op(dispatcher, request);
   if (is_benchmark_op(op)) return handle_benchmark_op(controller, request);
   return failure("op: unknown operation \"" + op + "\"");
 }

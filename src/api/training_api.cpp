@@ -4,8 +4,10 @@
 #include <cmath>
 
 #include "api/reply.h"
+#include "app/dispatcher.h"
 #include "app/request_fields.h"
 #include "engine/analysis/analysis_json.h"
+#include "engine/head_index.h"
 
 namespace headlab::api {
 
@@ -17,14 +19,6 @@ using nlohmann::json;
 
 // JSON has no NaN: a loss that is not a number (no steps yet) travels as null.
 json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
-// (layer, head) of the k-th head, layer-major.
-std::pair<int, int> head_at(const Model& model, int index) {
-  int layer = 0;
-  while (layer + 1 < static_cast<int>(model.layers.size()) && index >= model.layers[layer].head_count())
-    index -= model.layers[layer++].head_count();
-  return {layer, index};
-}
 
 json losses_json(const std::vector<float>& losses) {
   json out = json::array();
@@ -117,15 +111,18 @@ json training_state_json(const TrainingSession& session, bool losses) {
     json heads = json::array();
     for (std::size_t k = 0; k < sample.heads.size(); ++k) {
       const HeadRole& role = sample.heads[k];
-      const auto [layer, head] = head_at(trainer->model(), static_cast<int>(k));
-      heads.push_back({{"layer", layer}, {"head", head}, {"label", role.label.text()}, {"score", role.score},
+      const HeadPosition at = head_at_flat_index(trainer->model(), static_cast<int>(k));
+      heads.push_back({{"layer", at.layer}, {"head", at.head}, {"label", role.label.text()}, {"score", role.score},
                        {"baseline", role.baseline},
                        {"direction", role.direction == training::kDependentToHead ? "dependent_to_head" : "head_to_dependent"}});
     }
     json entry = {{"step", sample.step}, {"train_loss", number(sample.train_loss)},
                   {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}};
     std::vector<std::vector<analysis::Label>> labels(trainer->model().layers.size());
-    for (std::size_t k = 0; k < sample.heads.size(); ++k) labels[head_at(trainer->model(), static_cast<int>(k)).first].push_back(sample.heads[k].label);
+    for (std::size_t k = 0; k < sample.heads.size(); ++k) {
+      const HeadPosition at = head_at_flat_index(trainer->model(), static_cast<int>(k));
+      if (at.layer >= 0) labels[at.layer].push_back(sample.heads[k].label);
+    }
     entry["layers"] = analysis::layer_profile_json(sample.spreads, labels);
     if (!sample.induction.empty()) {
       entry["repeat_loss"] = number(sample.repeat_loss);
@@ -148,10 +145,142 @@ json training_state_json(const TrainingSession& session, bool losses) {
   return out;
 }
 
+// [SECTION] The documented training ops: each is a few app::Actions (dispatcher.h) and a reply.
+// Their fields keep the names docs/js-api.md gives ("lr", "losses", "wait"), read strictly by
+// RequestFields; the actions they make are the ones the Training tab emits.
+
+namespace {
+
+json applied(Dispatcher& dispatcher, std::initializer_list<Action> actions) {
+  for (const Action& action : actions)
+    if (const ActionResult result = dispatcher.apply(action); !result.ok()) return failure(result.error);
+  return nullptr;
+}
+
+json op_train_state(Dispatcher&, const TrainingSession& session, RequestFields& f) {
+  bool losses = false;
+  if (!f.boolean("losses", losses)) return failure(f.error());
+  return success(training_state_json(session, losses));
+}
+
+json op_train_pause(Dispatcher& d, const TrainingSession& session, RequestFields&) {
+  if (json refused = applied(d, {PlayTraining{false}}); !refused.is_null()) return refused;
+  return success(training_state_json(session, false));
+}
+
+// trainStart goes on with the current run unless a seed or another task asks for a new one;
+// trainReset always makes a new one. Both take the learning rate first.
+json start_or_reset(Dispatcher& d, const TrainingSession& session, RequestFields& f, bool reset) {
+  std::uint32_t seed = session.settings().seed;
+  float lr = session.settings().learning_rate;
+  training::Task task = session.settings().task;
+  if (!f.seed("seed", seed) || !f.number("lr", kMinLearningRate, kMaxLearningRate, lr) ||
+      !f.one_of("task", training::kTaskNames, task))
+    return failure(f.error());
+  const bool fresh = reset || f.has("seed") || task != session.settings().task || !session.started();
+  if (json refused = applied(d, {SetLearningRate{lr}}); !refused.is_null()) return refused;
+  if (fresh)
+    if (json refused = applied(d, {NewTrainingRun{seed, task}}); !refused.is_null()) return refused;
+  if (!reset)
+    if (json refused = applied(d, {PlayTraining{true}}); !refused.is_null()) return refused;
+  return success(training_state_json(session, false));
+}
+json op_train_start(Dispatcher& d, const TrainingSession& s, RequestFields& f) { return start_or_reset(d, s, f, false); }
+json op_train_reset(Dispatcher& d, const TrainingSession& s, RequestFields& f) { return start_or_reset(d, s, f, true); }
+
+json op_train_settings(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
+  float lr = session.settings().learning_rate;
+  float speed = session.settings().speed;
+  if (f.has("seed")) f.fail("seed", "a new seed is a new run (trainReset)");
+  if (!f.number("lr", kMinLearningRate, kMaxLearningRate, lr) || !f.number("speed", kMinSpeed, kMaxSpeed, speed))
+    return failure(f.error());
+  if (json refused = applied(d, {SetTrainingSpeed{speed}, SetLearningRate{lr}}); !refused.is_null()) return refused;
+  return success(training_state_json(session, false));
+}
+
+json op_train_step(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
+  int steps = 1;
+  bool losses = false;
+  if (!f.integer("steps", 1, 5000, steps) || !f.boolean("losses", losses)) return failure(f.error());
+  if (json refused = applied(d, {StepTraining{steps}}); !refused.is_null()) return refused;
+  return success(training_state_json(session, losses));
+}
+
+json op_train_use_model(Dispatcher& d, const TrainingSession&, RequestFields&) {
+  if (json refused = applied(d, {UseTrainedModel{}}); !refused.is_null()) return refused;
+  return success(nullptr);
+}
+
+// A measurement, not a change: a fresh default trainer's steps per second (the run is untouched).
+json op_train_benchmark(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
+  double seconds = 3.0;
+  if (!f.number("seconds", 0.1, 60.0, seconds)) return failure(f.error());
+  if (json refused = applied(d, {PrepareTraining{}}); !refused.is_null()) return refused;
+  return success({{"steps_per_second", session.measure_steps_per_second(seconds)}, {"seconds", seconds},
+                  {"batch", training::TrainerConfig{}.batch_size}});
+}
+
+json op_probe(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
+  bool wait = false;
+  if (!f.boolean("wait", wait)) return failure(f.error());
+  if (json refused = applied(d, {StartProbes{wait}}); !refused.is_null()) return refused;
+  return success(probes_json(session));
+}
+
+json op_compare_heads(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
+  int steps = 0;
+  bool run = false, losses = false;
+  if (!f.integer("steps", 1, 5000, steps) || !f.boolean("run", run) || !f.boolean("losses", losses))
+    return failure(f.error());
+  const Action action = f.has("steps") ? Action(StepComparison{steps})
+                        : f.has("run") ? Action(SetComparisonRunning{run})
+                                       : Action(StartComparison{});
+  if (json refused = applied(d, {action}); !refused.is_null()) return refused;
+  return success(comparison_json(session, losses));
+}
+
+json op_head_count_experiment(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
+  int steps = 0;
+  bool run = false;
+  if (!f.integer("steps", 1, 20000, steps) || !f.boolean("run", run)) return failure(f.error());
+  const Action action = f.has("steps") ? Action(StepExperiment{steps})
+                        : f.has("run") ? Action(SetExperimentRunning{run})
+                                       : Action(StartExperiment{});
+  if (json refused = applied(d, {action}); !refused.is_null()) return refused;
+  return success(experiment_json(session));
+}
+
+struct TrainingOp {
+  const char* op;
+  std::vector<const char*> fields;
+  json (*handle)(Dispatcher&, const TrainingSession&, RequestFields&);
+};
+
+const std::vector<TrainingOp>& training_ops() {
+  static const std::vector<TrainingOp> table = {
+      {"trainStart", {"seed", "lr", "task"}, op_train_start},
+      {"trainPause", {}, op_train_pause},
+      {"trainStep", {"steps", "losses"}, op_train_step},
+      {"trainState", {"losses"}, op_train_state},
+      {"trainReset", {"seed", "lr", "task"}, op_train_reset},
+      {"trainSettings", {"lr", "speed", "seed"}, op_train_settings},
+      {"trainUseModel", {}, op_train_use_model},
+      {"trainBenchmark", {"seconds"}, op_train_benchmark},
+      {"probe", {"wait"}, op_probe},
+      {"compareHeads", {"steps", "run", "losses"}, op_compare_heads},
+      {"headCountExperiment", {"steps", "run"}, op_head_count_experiment}};
+  return table;
+}
+
+}  // namespace
+
 const std::vector<std::string>& training_op_names() {
-  static const std::vector<std::string> kOps = {"trainStart",    "trainPause",    "trainStep",      "trainState", "trainReset",
-                                                "trainSettings", "trainUseModel", "trainBenchmark", "probe",      "compareHeads", "headCountExperiment"};
-  return kOps;
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const TrainingOp& op : training_ops()) out.push_back(op.op);
+    return out;
+  }();
+  return names;
 }
 
 bool is_training_op(const std::string& op) {
@@ -159,98 +288,16 @@ bool is_training_op(const std::string& op) {
   return std::find(ops.begin(), ops.end(), op) != ops.end();
 }
 
-json handle_training_op(TrainingSession& session, Controller& controller, const json& request) {
+json handle_training_op(Dispatcher& dispatcher, const json& request) {
   const std::string op = request.value("op", std::string());
-  bool losses = false;
-  std::string error;
-  if (op == "trainState") {
-    RequestFields fields(request, {"losses"});
-    if (!fields.boolean("losses", losses)) return failure(fields.error());
-    return success(training_state_json(session, losses));
-  }
-  if (op == "trainPause") {
-    RequestFields fields(request, {});
+  const TrainingSession* session = dispatcher.training();
+  if (!session) return failure("training is not available here");
+  for (const TrainingOp& row : training_ops()) {
+    if (op != row.op) continue;
+    RequestFields fields(request, row.fields);
     if (!fields.ok()) return failure(fields.error());
-    session.set_running(false);
-    return success(training_state_json(session, false));
-  }
-  if (op == "trainStart" || op == "trainReset") {
-    RequestFields fields(request, {"seed", "lr", "task"});
-    std::uint32_t seed = session.settings().seed;
-    float lr = session.settings().learning_rate;
-    training::Task task = session.settings().task;
-    if (!fields.seed("seed", seed) || !fields.number("lr", kMinLearningRate, kMaxLearningRate, lr) ||
-        !fields.one_of("task", training::kTaskNames, task))
-      return failure(fields.error());
-    // trainStart goes on with the current run unless a seed or another task asks for a new one.
-    if (op == "trainReset" || fields.has("seed") || task != session.settings().task || !session.started())
-      error = session.reset(seed, lr, task);
-    else session.set_learning_rate(lr);
-    if (!error.empty()) return failure(error);
-    if (op == "trainStart") session.set_running(true);
-    return success(training_state_json(session, false));
-  }
-  if (op == "trainSettings") {
-    RequestFields fields(request, {"lr", "speed", "seed"});
-    float lr = session.settings().learning_rate;
-    float speed = session.settings().speed;
-    if (fields.has("seed")) fields.fail("seed", "a new seed is a new run (trainReset)");
-    if (!fields.number("lr", kMinLearningRate, kMaxLearningRate, lr) || !fields.number("speed", kMinSpeed, kMaxSpeed, speed))
-      return failure(fields.error());
-    session.set_speed(speed);
-    session.set_learning_rate(lr);
-    return success(training_state_json(session, false));
-  }
-  if (op == "trainStep") {
-    RequestFields fields(request, {"steps", "losses"});
-    int steps = 1;
-    if (!fields.integer("steps", 1, 5000, steps) || !fields.boolean("losses", losses)) return failure(fields.error());
-    if (!(error = session.ensure_started()).empty()) return failure(error);
-    session.step(steps);
-    return success(training_state_json(session, losses));
-  }
-  if (op == "trainUseModel") {
-    RequestFields fields(request, {});
-    if (!fields.ok()) return failure(fields.error());
-    if (!(error = session.use_in_lab(controller)).empty()) return failure(error);
-    return success(nullptr);
-  }
-  if (op == "trainBenchmark") {
-    RequestFields fields(request, {"seconds"});
-    double seconds = 3.0;
-    if (!fields.number("seconds", 0.1, 60.0, seconds)) return failure(fields.error());
-    if (!(error = session.ensure_started()).empty()) return failure(error);
-    return success({{"steps_per_second", session.measure_steps_per_second(seconds)}, {"seconds", seconds},
-                    {"batch", training::TrainerConfig{}.batch_size}});
-  }
-  if (op == "probe") {
-    RequestFields fields(request, {"wait"});
-    bool wait = false;
-    if (!fields.boolean("wait", wait)) return failure(fields.error());
-    if (!(error = session.start_probes()).empty()) return failure(error);
-    if (wait) session.finish_probes();
-    return success(probes_json(session));
-  }
-  if (op == "compareHeads") {
-    RequestFields fields(request, {"steps", "run", "losses"});
-    int steps = 0;
-    bool run = false;
-    if (!fields.integer("steps", 1, 5000, steps) || !fields.boolean("run", run) || !fields.boolean("losses", losses))
-      return failure(fields.error());
-    if (fields.has("steps")) session.step_comparison(steps);
-    else if (fields.has("run")) session.set_comparison_running(run);
-    else if (!(error = session.start_comparison()).empty()) return failure(error);
-    return success(comparison_json(session, losses));
-  }
-  if (op == "headCountExperiment") {
-    RequestFields fields(request, {"steps", "run"});
-    int steps = 0;
-    bool run = false;
-    if (!fields.integer("steps", 1, 20000, steps) || !fields.boolean("run", run)) return failure(fields.error());
-    if (fields.has("steps")) session.step_experiment(steps);
-    else if (fields.has("run")) session.set_experiment_running(run);
-    else if (!(error = session.start_experiment()).empty()) return failure(error);
-    return success(experiment_json(session));
+    dispatcher.controller().catch_up_all();  // training reads the lab's model and goals
+    return row.handle(dispatcher, *session, fields);
   }
   return failure("op: unknown training operation \"" + op + "\"");
 }

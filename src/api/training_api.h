@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/controller.h"
+#include "app/dispatcher.h"
 #include "app/training_session.h"
 
 namespace headlab::api {
@@ -17,8 +18,9 @@ namespace headlab::api {
 bool is_training_op(const std::string& op);
 const std::vector<std::string>& training_op_names();
 
-// {"ok": true, "result": ...} or {"ok": false, "error": "why"}.
-nlohmann::json handle_training_op(app::TrainingSession& session, app::Controller& controller, const nlohmann::json& request);
+// {"ok": true, "result": ...} or {"ok": false, "error": "why"}. Each op applies app::Actions
+// through `dispatcher` (refused when it has no training session).
+nlohmann::json handle_training_op(app::Dispatcher& dispatcher, const nlohmann::json& request);
 
 // The session as JSON (trainState's result); `losses` adds every step's loss.
 nlohmann::json training_state_json(const app::TrainingSession& session, bool losses);

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "app/lesson_progress.h"
 #include "engine/model.h"
 #include "engine/training/task.h"
 
@@ -172,11 +173,88 @@ struct RequestHeadCountExperiment {
   bool fresh = false;
 };
 
+// [SECTION] Changes that are not edits of the document: the page's training session, the undo
+// history, lesson progress and the language. None makes an undo step; app::Dispatcher routes them
+// (the training ones to the TrainingSession, which lives beside the AppState).
+
+// Play (true) or pause (false) the training run; Play makes a first run when there is none.
+struct PlayTraining {
+  bool run = true;
+};
+// `steps` steps of the run now, paused or not (1..5000).
+struct StepTraining {
+  int steps = 1;
+};
+// A fresh run from `seed` (else the current seed), of `task` (else the current task), at the
+// current learning rate: losses, timeline and probes start over.
+struct NewTrainingRun {
+  std::optional<std::uint32_t> seed;
+  std::optional<training::Task> task;
+};
+// The run's peak learning rate from its next step on, in [kMinLearningRate, kMaxLearningRate].
+struct SetLearningRate {
+  double learning_rate = 3e-3;
+};
+// The share of each frame the page trains in when it has no worker, in [kMinSpeed, kMaxSpeed].
+struct SetTrainingSpeed {
+  double speed = 0.5;
+};
+// Probes every head of the run's model (grammar task); `wait` makes them all before it returns.
+struct StartProbes {
+  bool wait = false;
+};
+// A new one-vs-many comparison (one head of d_model against several of d_model / h), running.
+struct StartComparison {};
+struct SetComparisonRunning {
+  bool run = true;
+};
+struct StepComparison {
+  int steps = 1;  // 1..5000 a side
+};
+// A new head-count experiment (1, 2, 4, 8 heads x 3 seeds), running.
+struct StartExperiment {};
+struct SetExperimentRunning {
+  bool run = true;
+};
+struct StepExperiment {
+  int steps = 1;  // 1..20000
+};
+// Loads the run's model into the lab: one undoable LoadModel.
+struct UseTrainedModel {};
+// Builds the first run when there is none (the Training tab opened), so it draws at once.
+struct PrepareTraining {};
+// Which held-out input the Training tab's heads overview shows (clamped to those there are).
+struct SetTrainingInput {
+  int input = 0;
+};
+struct Undo {};
+struct Redo {};
+// Starts step `step` of lesson `lesson` (its setup runs).
+struct GoToLesson {
+  int lesson = 0;
+  int step = 0;
+};
+enum class LessonMove { next, previous, reset_step, show_me, hint, leave, resume, reset_progress };
+// A move inside the lesson under way (or back into it, or forgetting all progress).
+struct MoveInLesson {
+  LessonMove move = LessonMove::next;
+};
+struct SetLanguage {
+  Language language = Language::en;
+};
+
 using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
                             SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, LoadStartingModel, SetTheme, RequestTraining,
-                            RequestHeadCountExperiment>;
+                            RequestHeadCountExperiment, PlayTraining, StepTraining, NewTrainingRun, SetLearningRate,
+                            SetTrainingSpeed, StartProbes, StartComparison, SetComparisonRunning, StepComparison,
+                            StartExperiment, SetExperimentRunning, StepExperiment, UseTrainedModel, PrepareTraining,
+                            SetTrainingInput, Undo, Redo, GoToLesson, MoveInLesson, SetLanguage>;
+
+// True for the actions app::apply performs on the AppState (edits, selection, theme, training
+// requests); false for those the Dispatcher routes elsewhere (the session, history, lessons).
+bool applies_to_state(const Action& action);
 
 // False for the actions that change no part of the document (selection, theme, training): they make no undo
 // step and need no recompute.

@@ -3,137 +3,14 @@
 #include <algorithm>
 #include <utility>
 
-#include "app/request_fields.h"
-#include "engine/json_reader.h"
+#include "app/action_fields.h"
 
 namespace headlab::app {
 namespace {
 
 using nlohmann::json;
-
-// [SECTION] Field values: how each field type is read (strictly) and written.
-
-constexpr EnumName<WeightMatrix> kWeightMatrices[] = {
-    {"W_Q", WeightMatrix::W_Q}, {"W_K", WeightMatrix::W_K}, {"W_V", WeightMatrix::W_V}, {"W_O", WeightMatrix::W_O}};
-constexpr EnumName<Axis> kAxes[] = {{"row", Axis::row}, {"column", Axis::column}};
-constexpr EnumName<Norm> kNorms[] = {{"none", Norm::none}, {"pre", Norm::pre}, {"post", Norm::post}};
-constexpr EnumName<Embedding> kEmbeddings[] = {
-    {"named", Embedding::named_features}, {"random", Embedding::random}, {"symbols", Embedding::symbols}};
-constexpr EnumName<Positional> kPositionals[] = {
-    {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
-constexpr EnumName<Theme> kThemes[] = {{"dark", Theme::dark}, {"light", Theme::light}};
-
-const auto& enum_names(WeightMatrix) { return kWeightMatrices; }
-const auto& enum_names(Axis) { return kAxes; }
-const auto& enum_names(Norm) { return kNorms; }
-const auto& enum_names(Embedding) { return kEmbeddings; }
-const auto& enum_names(Positional) { return kPositionals; }
-const auto& enum_names(Theme) { return kThemes; }
-const auto& enum_names(training::Task) { return training::kTaskNames; }
-
-// A weight line in a request is at most this long (the widest matrix has 512 entries a line).
-constexpr std::size_t kMaxLineLength = 1000000;
-
-// Reads the fields one op declares from a request with the JsonReader every HeadLab document uses;
-// the first problem is kept, named "<path><field>: ...". A field the op does not declare is an
-// error too (a typo in a lesson file must not be silently ignored). Indices are read as any int:
-// app::apply checks them against the model and names the field when one is out of range.
-class FieldReader {
- public:
-  FieldReader(const json& request, const std::string& path) : request_(request), path_(path) {}
-
-  template <class T>
-  void operator()(const char* key, T& out) {
-    declared_.push_back(key);
-    if (!reader_.ok()) return;
-    read(path_ + key, JsonReader::optional_field(request_, key), out);
-  }
-  template <class T>
-  void operator()(const char* key, std::optional<T>& out) {
-    declared_.push_back(key);
-    const json* value = JsonReader::optional_field(request_, key);
-    if (!reader_.ok() || !value) return;
-    T read_value{};
-    if (read(path_ + key, value, read_value)) out = std::move(read_value);
-  }
-  // Fields that may be left out and then keep the struct's default.
-  template <class T>
-  void with_default(const char* key, T& out) {
-    declared_.push_back(key);
-    const json* value = JsonReader::optional_field(request_, key);
-    if (reader_.ok() && value) read(path_ + key, value, out);
-  }
-
-  void refuse_unknown_fields() {
-    if (!reader_.ok()) return;
-    if (const std::string error = unknown_field_error(request_, path_, declared_); !error.empty()) reader_.fail("", error);
-  }
-  const std::string& error() const { return reader_.error(); }
-
- private:
-  bool read(const std::string& path, const json* v, int& out) { return reader_.integer(v, path, out); }
-  bool read(const std::string& path, const json* v, std::uint32_t& out) {
-    long long value = 0;
-    if (!reader_.integer(v, path, 0, 0xFFFFFFFFll, value)) return false;
-    out = static_cast<std::uint32_t>(value);
-    return true;
-  }
-  bool read(const std::string& path, const json* v, bool& out) { return reader_.boolean(v, path, out); }
-  bool read(const std::string& path, const json* v, double& out) { return reader_.finite(v, path, out); }
-  bool read(const std::string& path, const json* v, std::string& out) { return reader_.string(v, path, out); }
-  bool read(const std::string& path, const json* v, std::vector<float>& out) {
-    const json* line = reader_.array(v, path, 0, kMaxLineLength, "finite numbers");
-    if (!line) return false;
-    out.clear();
-    out.reserve(line->size());
-    for (std::size_t i = 0; i < line->size(); ++i) {
-      float element = 0.0f;
-      if (!reader_.number(&(*line)[i], json_path(path, i), element)) return false;
-      out.push_back(element);
-    }
-    return true;
-  }
-  template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
-  bool read(const std::string& path, const json* v, E& out) {
-    return reader_.one_of(v, path, enum_names(E{}), out);
-  }
-
-  const json& request_;
-  const std::string& path_;
-  std::vector<const char*> declared_;
-  JsonReader reader_;
-};
-
-// Writes every field, so a decoded request and its encoding hold the same action.
-class FieldWriter {
- public:
-  explicit FieldWriter(json& out) : out_(out) {}
-  template <class T>
-  void operator()(const char* key, const T& value) {
-    out_[key] = write(value);
-  }
-  template <class T>
-  void operator()(const char* key, const std::optional<T>& value) {
-    if (value) out_[key] = write(*value);
-  }
-  template <class T>
-  void with_default(const char* key, const T& value) {
-    out_[key] = write(value);
-  }
-
- private:
-  template <class T>
-  static json write(const T& value) {
-    if constexpr (std::is_enum_v<T>) {
-      for (const auto& [name, choice] : enum_names(T{}))
-        if (choice == value) return name;
-      return nullptr;
-    } else {
-      return value;
-    }
-  }
-  json& out_;
-};
+using action_fields::FieldReader;
+using action_fields::FieldWriter;
 
 // [SECTION] The table: one row per op, in the order of the Action variant. `fields` lists what a
 // request carries; plain fields are required, std::optional and with_default ones may be left out.
@@ -313,6 +190,92 @@ struct Op<RequestHeadCountExperiment> {
     v.with_default("run", a.run);
     v.with_default("fresh", a.fresh);
   }
+};
+
+// Training, history, lessons and language (applied by the Dispatcher). Ranges are checked where
+// they are applied, which names the field: "steps: expected an integer in 1..5000 (got 0)".
+#define HEADLAB_OP_NO_FIELDS(Type, op_name)                  \
+  template <>                                                \
+  struct Op<Type> {                                          \
+    static constexpr const char* name = op_name;             \
+    template <class V, class S> static void fields(V&, S&) {} \
+  };
+template <>
+struct Op<PlayTraining> {
+  static constexpr const char* name = "playTraining";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("run", a.run); }
+};
+template <>
+struct Op<StepTraining> {
+  static constexpr const char* name = "stepTraining";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
+};
+template <>
+struct Op<NewTrainingRun> {
+  static constexpr const char* name = "newTrainingRun";
+  template <class V, class S> static void fields(V& v, S& a) { v("seed", a.seed); v("task", a.task); }
+};
+template <>
+struct Op<SetLearningRate> {
+  static constexpr const char* name = "setLearningRate";
+  template <class V, class S> static void fields(V& v, S& a) { v("learning_rate", a.learning_rate); }
+};
+template <>
+struct Op<SetTrainingSpeed> {
+  static constexpr const char* name = "setTrainingSpeed";
+  template <class V, class S> static void fields(V& v, S& a) { v("speed", a.speed); }
+};
+template <>
+struct Op<StartProbes> {
+  static constexpr const char* name = "startProbes";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("wait", a.wait); }
+};
+HEADLAB_OP_NO_FIELDS(StartComparison, "startComparison")
+template <>
+struct Op<SetComparisonRunning> {
+  static constexpr const char* name = "setComparisonRunning";
+  template <class V, class S> static void fields(V& v, S& a) { v("run", a.run); }
+};
+template <>
+struct Op<StepComparison> {
+  static constexpr const char* name = "stepComparison";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
+};
+HEADLAB_OP_NO_FIELDS(StartExperiment, "startExperiment")
+template <>
+struct Op<SetExperimentRunning> {
+  static constexpr const char* name = "setExperimentRunning";
+  template <class V, class S> static void fields(V& v, S& a) { v("run", a.run); }
+};
+template <>
+struct Op<StepExperiment> {
+  static constexpr const char* name = "stepExperiment";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
+};
+HEADLAB_OP_NO_FIELDS(UseTrainedModel, "useTrainedModel")
+HEADLAB_OP_NO_FIELDS(PrepareTraining, "prepareTraining")
+template <>
+struct Op<SetTrainingInput> {
+  static constexpr const char* name = "setTrainingInput";
+  template <class V, class S> static void fields(V& v, S& a) { v("input", a.input); }
+};
+HEADLAB_OP_NO_FIELDS(Undo, "undo")
+HEADLAB_OP_NO_FIELDS(Redo, "redo")
+#undef HEADLAB_OP_NO_FIELDS
+template <>
+struct Op<GoToLesson> {
+  static constexpr const char* name = "startLesson";
+  template <class V, class S> static void fields(V& v, S& a) { v("lesson", a.lesson); v.with_default("step", a.step); }
+};
+template <>
+struct Op<MoveInLesson> {
+  static constexpr const char* name = "moveInLesson";
+  template <class V, class S> static void fields(V& v, S& a) { v("move", a.move); }
+};
+template <>
+struct Op<SetLanguage> {
+  static constexpr const char* name = "setLanguage";
+  template <class V, class S> static void fields(V& v, S& a) { v("language", a.language); }
 };
 
 // [SECTION] Dispatch by op name (decode) and by variant index (encode).

@@ -150,11 +150,23 @@ std::string perform(AppState& state, const Resources&, const RequestHeadCountExp
   return {};
 }
 
+// Training, history, lesson and language actions change things beside the AppState: the
+// Dispatcher (dispatcher.h) applies them. A lesson step's setup runs on the state alone.
+template <class A>
+std::string perform(AppState&, const Resources&, const A&) {
+  return "op: not a change of the lab's model (it needs the page's dispatcher)";
+}
+
 }  // namespace
 
+bool applies_to_state(const Action& action) {
+  return action.index() <= Action(RequestHeadCountExperiment{}).index();
+}
+
 bool changes_document(const Action& action) {
-  return !std::holds_alternative<SelectHead>(action) && !std::holds_alternative<SetTheme>(action) &&
-         !std::holds_alternative<RequestTraining>(action) && !std::holds_alternative<RequestHeadCountExperiment>(action);
+  return applies_to_state(action) && !std::holds_alternative<SelectHead>(action) &&
+         !std::holds_alternative<SetTheme>(action) && !std::holds_alternative<RequestTraining>(action) &&
+         !std::holds_alternative<RequestHeadCountExperiment>(action);
 }
 
 ActionResult apply(AppState& state, const Resources& resources, const Action& action) {

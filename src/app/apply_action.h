@@ -15,6 +15,7 @@ namespace headlab::app {
 struct ActionResult {
   std::string error;              // empty on success; else names the field ("head 9 does not exist ...")
   std::vector<int> pruned_heads;  // PruneLeastImportant: the heads it pruned, least important first
+  bool changed = true;            // Undo, Redo: false when there was nothing to undo or redo
   bool ok() const { return error.empty(); }
 };
 

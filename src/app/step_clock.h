@@ -1,15 +1,9 @@
 #pragma once
-// The wall clock the training session plans its frames and the worker's chunks with, and a
-// training step timed against it.
-#include <chrono>
-
+// A training step timed against a Clock, and the moving average that plans how many more fit.
+#include "app/clock.h"
 #include "engine/training/trainer.h"
 
 namespace headlab::app {
-
-inline double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Folds one duration into a moving average of them, which plans how many more fit a frame or chunk.
 inline void average_in(double& average_seconds, double took) {
@@ -17,10 +11,10 @@ inline void average_in(double& average_seconds, double took) {
 }
 
 // Trainer::step(1), keeping a moving average of a step's duration.
-inline void timed_step(training::Trainer& trainer, double& step_seconds) {
-  const double start = now_seconds();
+inline void timed_step(training::Trainer& trainer, double& step_seconds, const Clock& clock) {
+  const double start = clock.now_seconds();
   trainer.step(1);
-  average_in(step_seconds, now_seconds() - start);
+  average_in(step_seconds, clock.now_seconds() - start);
 }
 
 }  // namespace headlab::app

@@ -17,8 +17,8 @@
 
 namespace headlab::app {
 
-TrainingSession::TrainingSession(const Resources& resources)
-    : grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
+TrainingSession::TrainingSession(const Resources& resources, const Clock& clock)
+    : clock_(&clock), grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
 
 std::string TrainingSession::ensure_started() {
   if (trainer_) return {};
@@ -53,9 +53,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
     probe_data_.reset();
     probes_ = {};
   }
-  marks_.clear();
-  rates_renewed_ = -1.0;
-  steps_per_second_ = 0.0;
+  rate_.restart();
   sample_timeline();
   refresh_snapshot();
   return {};
@@ -79,7 +77,7 @@ int TrainingSession::step(int steps) {
   if (!ensure_started().empty()) return 0;
   recall(WorkerJob::run);  // steps by hand go on from what the page has; a running run goes back next frame
   for (int i = 0; i < steps; ++i) {
-    timed_step(*trainer_, step_seconds_);
+    timed_step(*trainer_, step_seconds_, *clock_);
     if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
   }
   refresh_snapshot();
@@ -161,7 +159,7 @@ void TrainingSession::refresh_snapshot() {
   for (const Token& token : snapshot_.tokens) snapshot_.texts.push_back(token.text);
   forward(model, embed(snapshot_.tokens, model), snapshot_.trace);
   snapshot_.step = trainer_->steps_done();
-  snapshot_time_ = now_seconds();
+  snapshot_time_ = clock_->now_seconds();
 }
 
 int TrainingSession::phase_change_step() const {
@@ -238,18 +236,17 @@ void sync_training(Controller& controller, TrainingSession& session) {
 void TrainingSession::train_within(double budget_seconds, double start) {
   const double deadline = start + budget_seconds;
   do {
-    timed_step(*trainer_, step_seconds_);
+    timed_step(*trainer_, step_seconds_, *clock_);
     // A sample costs a few steps' time: end the frame's training after it.
     if (trainer_->steps_done() % settings_.sample_every == 0) {
       sample_timeline();
       break;
     }
-  } while (now_seconds() + step_seconds_ <= deadline);
+  } while (clock_->now_seconds() + step_seconds_ <= deadline);
 }
 
 double TrainingSession::advance_frame() {
-  const double start = now_seconds();
-  ++frames_;
+  const double start = clock_->now_seconds();
   if (last_frame_start_ > 0.0)
     frame_interval_ = 0.8 * frame_interval_ + 0.2 * std::clamp(start - last_frame_start_, 0.001, 0.25);
   last_frame_start_ = start;
@@ -271,42 +268,30 @@ double TrainingSession::advance_frame() {
     const int jobs = std::max(1, int{train} + int{compare} + int{experiment});
     if (train) train_within(budget / jobs, start);
     if (experiment) {
-      const double deadline = now_seconds() + budget / jobs;
+      const double deadline = clock_->now_seconds() + budget / jobs;
       double step_seconds = 0.0;
       do {
-        const double before = now_seconds();
+        const double before = clock_->now_seconds();
         experiment_->step(1);
-        step_seconds = now_seconds() - before;
+        step_seconds = clock_->now_seconds() - before;
         if (experiment_->done()) experiment_running_ = false;
-      } while (experiment_running_ && now_seconds() + step_seconds <= deadline);
+      } while (experiment_running_ && clock_->now_seconds() + step_seconds <= deadline);
     }
     if (compare) {
       const double deadline = start + budget;
       double pair_seconds = 0.0;
       do {
-        const double before = now_seconds();
+        const double before = clock_->now_seconds();
         comparison_running_ = step_comparison_pair();
-        average_in(pair_seconds, now_seconds() - before);
-      } while (comparison_running_ && now_seconds() + pair_seconds <= deadline);
+        average_in(pair_seconds, clock_->now_seconds() - before);
+      } while (comparison_running_ && clock_->now_seconds() + pair_seconds <= deadline);
     }
   }
-  if (trainer_ && snapshot_.step != trainer_->steps_done() && now_seconds() - snapshot_time_ >= kSnapshotSeconds)
+  if (trainer_ && snapshot_.step != trainer_->steps_done() && clock_->now_seconds() - snapshot_time_ >= kSnapshotSeconds)
     refresh_snapshot();
-  const double end = now_seconds();
-  update_rates(end);
+  const double end = clock_->now_seconds();
+  rate_.record_frame(end, trainer_ ? trainer_->steps_done() : 0);
   return end - start;
-}
-
-void TrainingSession::update_rates(double now) {
-  const int steps = trainer_ ? trainer_->steps_done() : 0;
-  marks_.push_back({now, steps, frames_});
-  while (marks_.size() > 2 && marks_.front().time < now - 2.0) marks_.pop_front();
-  const RateMark& first = marks_.front();
-  const double span = now - first.time;
-  if (span < 0.25 || now - rates_renewed_ < 0.5) return;
-  rates_renewed_ = now;
-  steps_per_second_ = (steps - first.steps) / span;
-  frames_per_second_ = static_cast<double>(frames_ - first.frames) / span;
 }
 
 std::string TrainingSession::use_in_lab(Controller& controller) const {
@@ -340,9 +325,10 @@ double TrainingSession::measure_steps_per_second(double seconds) const {
   Result<training::Trainer> trainer = training::Trainer::create(training::TrainerConfig{}, *grammar_);
   if (!trainer.ok()) return 0.0;
   trainer.value().step(3);  // buffers sized, caches warm
-  const double start = now_seconds();
+  // A benchmark measures the wall clock whatever clock the session was given.
+  const double start = steady_clock().now_seconds();
   const int steps = trainer.value().step_for(seconds);
-  return steps / std::max(1e-9, now_seconds() - start);
+  return steps / std::max(1e-9, steady_clock().now_seconds() - start);
 }
 
 const std::vector<std::string>& TrainingSession::relations() const {

@@ -16,8 +16,10 @@
 #include <vector>
 
 #include "app/app_state.h"
+#include "app/clock.h"
 #include "app/controller.h"
 #include "app/held_out_labels.h"
+#include "app/step_rate_meter.h"
 #include "app/timeline_sample.h"
 #include "app/training_worker.h"
 #include "engine/analysis/attention_spread.h"
@@ -94,8 +96,8 @@ struct HandedOverJob {
 
 class TrainingSession {
  public:
-  // `resources` (its grammar) must outlive the session.
-  explicit TrainingSession(const Resources& resources);
+  // `resources` (its grammar) and `clock` must outlive the session; tests hand in a clock they drive.
+  explicit TrainingSession(const Resources& resources, const Clock& clock = steady_clock());
   TrainingSession(const TrainingSession&) = delete;
   TrainingSession& operator=(const TrainingSession&) = delete;
 
@@ -214,18 +216,17 @@ class TrainingSession {
   // Speed as the page sees it: steps per wall-clock second and frames per second over the last
   // two seconds, renewed twice a second (a number that changes every frame cannot be read, and
   // would make every frame a new picture to draw), and the mean time of one step.
-  double steps_per_second() const { return steps_per_second_; }
-  double frames_per_second() const { return frames_per_second_; }
+  double steps_per_second() const { return rate_.steps_per_second(); }
+  double frames_per_second() const { return rate_.frames_per_second(); }
   double step_seconds() const { return step_seconds_; }
   double frame_budget_seconds() const { return frame_budget_seconds_; }  // of the last frame
-  std::uint64_t frames() const { return frames_; }
+  std::uint64_t frames() const { return rate_.frames(); }
 
  private:
   void sample_timeline();
   void sample_induction(TimelineSample& sample) const;
   void refresh_snapshot();
   void train_within(double budget_seconds, double start);
-  void update_rates(double now);
   bool worker_usable() const { return worker_ && worker_->available() && !worker_refused_; }
   void hand_over();
   // Takes the job back from the worker: the page goes on from the last update it adopted.
@@ -247,6 +248,7 @@ class TrainingSession {
   void probe_next_head();
   bool has_training_jobs() const;
 
+  const Clock* clock_;
   TrainingSettings settings_;
   const training::Grammar* grammar_;
   const analysis::LabelConfig* lab_label_config_;  // the lab's thresholds (labels.json)
@@ -287,16 +289,7 @@ class TrainingSession {
   double frame_interval_ = 1.0 / 60.0;  // moving average of the time between two frames
   double last_frame_start_ = 0.0;
   double frame_budget_seconds_ = 0.0;
-  double steps_per_second_ = 0.0;
-  double frames_per_second_ = 0.0;
-  std::uint64_t frames_ = 0;
-  struct RateMark {
-    double time;
-    int steps;
-    std::uint64_t frames;
-  };
-  std::deque<RateMark> marks_;  // the last two seconds of frames
-  double rates_renewed_ = -1.0;  // when the two rates last changed
+  StepRateMeter rate_;
 };
 
 // Once per frame (and after a training request of the JS API): the session follows the state's

@@ -121,6 +121,9 @@ void TrainingSession::receive(const WorkerUpdate& update) {
     comparison_job_.end();
   }
   if (!for_run) return;
+  // The page's learning rate wins: an update the worker sent before a new rate reached it carries
+  // the old one, and the next hand-over would ship it back.
+  trainer_->set_learning_rate(settings_.learning_rate);
   for (const TimelineSample& sample : update.samples)
     if (timeline_.empty() || sample.step > timeline_.back().step) {
       timeline_.push_back(sample);
@@ -214,13 +217,13 @@ int TrainingSession::train_for(double seconds, int rounds) {
     probe_next_head();
     if (!probes_.running()) worker_probes_active_ = false;
   }
-  const double deadline = now_seconds() + seconds;
+  const double deadline = clock_->now_seconds() + seconds;
   double round_seconds = 0.0;
   int done = 0;
   while (has_training_jobs() && done < rounds) {
-    const double before = now_seconds();
+    const double before = clock_->now_seconds();
     if (worker_run_active_ && trainer_) {
-      timed_step(*trainer_, step_seconds_);
+      timed_step(*trainer_, step_seconds_, *clock_);
       if (trainer_->steps_done() % settings_.sample_every == 0) sample_timeline();
     }
     if (comparison_running_ && comparison_ && !step_comparison_pair()) {
@@ -235,7 +238,7 @@ int TrainingSession::train_for(double seconds, int rounds) {
       }
     }
     ++done;
-    const double now = now_seconds();
+    const double now = clock_->now_seconds();
     average_in(round_seconds, now - before);
     if (now + round_seconds > deadline) break;
   }

@@ -7,6 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/analysis/label.h"
+#include "engine/json_reader.h"
+#include "engine/training/task.h"
+
 namespace headlab::app {
 namespace {
 
@@ -14,56 +18,88 @@ using nlohmann::json;
 
 json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
-// Reads without exceptions (the page has none): a missing or mistyped member is noted and reads as
-// zero, so one check at the end covers the whole message.
-class Reader {
+// The engine's JsonReader with the path of the message's part it is in, so a broken message says
+// where: "training update: samples[0].step: expected an integer". A loss that is not a number
+// travels as null (JSON has no NaN).
+class MessageReader {
  public:
-  const json& at(const json& object, const char* key) {
-    if (object.is_object()) {
-      const auto it = object.find(key);
-      if (it != object.end()) return *it;
-    }
-    return missing(key);
+  bool ok() const { return reader_.ok(); }
+  const std::string& error() const { return reader_.error(); }
+
+  const json& field(const json& object, const std::string& path, const char* key) {
+    const json* value = reader_.field(object, path, key);
+    return value ? *value : null_;
   }
-  const json& item(const json& array, std::size_t index) {
-    return array.is_array() && index < array.size() ? array[index] : missing("[" + std::to_string(index) + "]");
+  const json& item(const json& array, const std::string& path, std::size_t index) {
+    if (array.is_array() && index < array.size()) return array[index];
+    reader_.fail(json_path(path, index), "missing");
+    return null_;
   }
-  const json& array(const json& value) {
-    static const json kEmpty = json::array();
-    return value.is_array() ? value : (missing("an array"), kEmpty);
+  const json& array(const json& value, const std::string& path) {
+    const json* checked = reader_.array(&value, path);
+    return checked ? *checked : empty_;
   }
-  template <typename Int>
-  Int integer(const json& value) {
-    if (value.is_number_integer()) return value.get<Int>();
-    return missing("an integer"), Int{};
+  template <class Int>
+  Int integer(const json& value, const std::string& path) {
+    long long out = 0;
+    reader_.integer(&value, path, 0, static_cast<long long>(std::min<std::uint64_t>(std::numeric_limits<Int>::max(),
+                                                                                    std::numeric_limits<long long>::max())),
+                    out);
+    return static_cast<Int>(out);
   }
-  // null is a value that is not a number (JSON has no NaN).
-  double real(const json& value) {
-    if (value.is_number()) return value.get<double>();
-    if (!value.is_null()) missing("a number");
-    return std::numeric_limits<double>::quiet_NaN();
+  int signed_integer(const json& value, const std::string& path) {
+    int out = 0;
+    reader_.integer(&value, path, out);
+    return out;
   }
-  std::string text(const json& value) {
-    if (value.is_string()) return value.get<std::string>();
-    return missing("a string"), std::string();
+  double real(const json& value, const std::string& path) {
+    if (value.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    double out = 0.0;
+    reader_.finite(&value, path, out);
+    return out;
   }
-  const std::string& error() const { return error_; }
+  float real_float(const json& value, const std::string& path) { return static_cast<float>(real(value, path)); }
+  std::string text(const json& value, const std::string& path) {
+    std::string out;
+    reader_.string(&value, path, out);
+    return out;
+  }
+  bool boolean(const json& value, const std::string& path) {
+    bool out = false;
+    reader_.boolean(&value, path, out);
+    return out;
+  }
+  // Names read through the engine's one table for each, refused when unknown.
+  training::Task task(const json& value, const std::string& path) {
+    training::Task out = training::Task::grammar;
+    reader_.one_of(&value, path, training::kTaskNames, out);
+    return out;
+  }
+  analysis::Label label(const json& value, const std::string& path) {
+    const std::optional<analysis::Label> label = analysis::parse_label(text(value, path));
+    if (!label && ok()) reader_.fail(path, "unknown label");
+    return label.value_or(analysis::Label{});
+  }
+  template <class E>
+  E one_of(const json& value, const std::string& path, std::initializer_list<std::pair<const char*, E>> choices) {
+    E out{};
+    reader_.one_of(&value, path, choices, out);
+    return out;
+  }
 
  private:
-  const json& missing(const std::string& what) {
-    static const json kNull;
-    if (error_.empty()) error_ = "expected " + what;
-    return kNull;
-  }
-  std::string error_;
+  JsonReader reader_;
+  const json null_;
+  const json empty_ = json::array();
 };
 
 json induction_json(const training::InductionHeadScores& s) {
   return json::array({s.layer, s.head, number(s.prefix_matching), number(s.previous_token), number(s.duplicate_token)});
 }
-training::InductionHeadScores read_induction(Reader& r, const json& j) {
-  return {r.integer<int>(r.item(j, 0)), r.integer<int>(r.item(j, 1)), static_cast<float>(r.real(r.item(j, 2))),
-          static_cast<float>(r.real(r.item(j, 3))), static_cast<float>(r.real(r.item(j, 4)))};
+training::InductionHeadScores read_induction(MessageReader& r, const json& j, const std::string& path) {
+  const auto at = [&](std::size_t k) -> const json& { return r.item(j, path, k); };
+  const auto real = [&](std::size_t k) { return r.real_float(at(k), json_path(path, k)); };
+  return {r.integer<int>(at(0), json_path(path, 0)), r.integer<int>(at(1), json_path(path, 1)), real(2), real(3), real(4)};
 }
 
 json sample_json(const TimelineSample& sample) {
@@ -83,19 +119,32 @@ json sample_json(const TimelineSample& sample) {
           {"spreads", spreads}};
 }
 
-TimelineSample read_sample(Reader& r, const json& j) {
+TimelineSample read_sample(MessageReader& r, const json& j, const std::string& path) {
+  const auto field = [&](const char* key) -> const json& { return r.field(j, path, key); };
+  const auto real = [&](const char* key) { return r.real_float(field(key), json_path(path, key)); };
   TimelineSample sample;
-  sample.step = r.integer<int>(r.at(j, "step"));
-  sample.train_loss = static_cast<float>(r.real(r.at(j, "train_loss")));
-  sample.held_out_loss = static_cast<float>(r.real(r.at(j, "held_out_loss")));
-  sample.repeat_loss = static_cast<float>(r.real(r.at(j, "repeat_loss")));
-  for (const json& h : r.array(r.at(j, "heads")))
-    sample.heads.push_back({analysis::parse_label(r.text(r.item(h, 0))).value_or(analysis::Label{}), static_cast<float>(r.real(r.item(h, 1))),
-                            static_cast<float>(r.real(r.item(h, 2))), r.integer<int>(r.item(h, 3))});
-  for (const json& s : r.array(r.at(j, "induction"))) sample.induction.push_back(read_induction(r, s));
-  sample.strongest_induction = read_induction(r, r.at(j, "strongest_induction"));
-  for (const json& s : r.array(r.at(j, "spreads")))
-    sample.spreads.push_back({r.real(r.item(s, 0)), r.real(r.item(s, 1)), r.real(r.item(s, 2)), r.integer<int>(r.item(s, 3))});
+  sample.step = r.integer<int>(field("step"), json_path(path, "step"));
+  sample.train_loss = real("train_loss");
+  sample.held_out_loss = real("held_out_loss");
+  sample.repeat_loss = real("repeat_loss");
+  const json& heads = r.array(field("heads"), json_path(path, "heads"));
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    const std::string at = json_path(json_path(path, "heads"), i);
+    const auto item = [&](std::size_t k) -> const json& { return r.item(heads[i], at, k); };
+    sample.heads.push_back({r.label(item(0), json_path(at, 0)), r.real_float(item(1), json_path(at, 1)),
+                            r.real_float(item(2), json_path(at, 2)), r.signed_integer(item(3), json_path(at, 3))});
+  }
+  const json& induction = r.array(field("induction"), json_path(path, "induction"));
+  for (std::size_t i = 0; i < induction.size(); ++i)
+    sample.induction.push_back(read_induction(r, induction[i], json_path(json_path(path, "induction"), i)));
+  sample.strongest_induction = read_induction(r, field("strongest_induction"), json_path(path, "strongest_induction"));
+  const json& spreads = r.array(field("spreads"), json_path(path, "spreads"));
+  for (std::size_t i = 0; i < spreads.size(); ++i) {
+    const std::string at = json_path(json_path(path, "spreads"), i);
+    const auto item = [&](std::size_t k) -> const json& { return r.item(spreads[i], at, k); };
+    sample.spreads.push_back({r.real(item(0), json_path(at, 0)), r.real(item(1), json_path(at, 1)),
+                              r.real(item(2), json_path(at, 2)), r.integer<int>(item(3), json_path(at, 3))});
+  }
   return sample;
 }
 
@@ -115,7 +164,7 @@ template <typename T, typename Read>
 Result<T> decode(const std::string& text, const char* what, Read read) {
   const json j = json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) return Result<T>::failure(std::string(what) + ": not a JSON object");
-  Reader reader;
+  MessageReader reader;
   T value = read(reader, j);
   if (!reader.error().empty()) return Result<T>::failure(std::string(what) + ": " + reader.error());
   return value;
@@ -137,19 +186,23 @@ std::string encode_run_header(const WorkerRun& run) {
 }
 
 Result<WorkerRun> decode_run_header(const std::string& text) {
-  return decode<WorkerRun>(text, "training run", [](Reader& r, const json& j) {
+  return decode<WorkerRun>(text, "training run", [](MessageReader& r, const json& j) {
+    const auto field = [&](const char* key) -> const json& { return r.field(j, "", key); };
     WorkerRun run;
-    const std::string job = r.text(r.at(j, "job"));
-    for (WorkerJob known : {WorkerJob::comparison, WorkerJob::probes, WorkerJob::experiment})
-      if (job == job_name(known)) run.job = known;
-    run.learning_rate = static_cast<float>(r.real(r.at(j, "learning_rate")));
-    run.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
-    run.task = training::task_from_name(r.text(r.at(j, "task"))).value_or(training::Task::grammar);
-    run.seed = r.integer<std::uint32_t>(r.at(j, "seed"));
-    run.sample_every = r.integer<int>(r.at(j, "sample_every"));
-    run.held_out_count = r.integer<int>(r.at(j, "held_out_count"));
-    run.induction_held_out_count = r.integer<int>(r.at(j, "induction_held_out_count"));
-    run.last_sample_step = r.integer<int>(r.at(j, "last_sample_step"));
+    // An unknown job or task is refused: read as the default it would start the wrong job.
+    run.job = r.one_of<WorkerJob>(field("job"), "job",
+                                  {{job_name(WorkerJob::run), WorkerJob::run},
+                                   {job_name(WorkerJob::comparison), WorkerJob::comparison},
+                                   {job_name(WorkerJob::probes), WorkerJob::probes},
+                                   {job_name(WorkerJob::experiment), WorkerJob::experiment}});
+    run.learning_rate = r.real_float(field("learning_rate"), "learning_rate");
+    run.generation = r.integer<std::uint64_t>(field("generation"), "generation");
+    run.task = r.task(field("task"), "task");
+    run.seed = r.integer<std::uint32_t>(field("seed"), "seed");
+    run.sample_every = r.integer<int>(field("sample_every"), "sample_every");
+    run.held_out_count = r.integer<int>(field("held_out_count"), "held_out_count");
+    run.induction_held_out_count = r.integer<int>(field("induction_held_out_count"), "induction_held_out_count");
+    run.last_sample_step = r.integer<int>(field("last_sample_step"), "last_sample_step");
     return run;
   });
 }
@@ -179,22 +232,27 @@ EncodedUpdate encode_update(const WorkerUpdate& update) {
 
 Result<WorkerUpdate> decode_update(const std::string& header, const std::uint8_t* bytes, std::size_t size) {
   std::uint64_t sizes[3] = {};  // of the run's, the comparison's and the experiment's state
-  Result<WorkerUpdate> decoded = decode<WorkerUpdate>(header, "training update", [&sizes](Reader& r, const json& j) {
+  Result<WorkerUpdate> decoded = decode<WorkerUpdate>(header, "training update", [&sizes](MessageReader& r, const json& j) {
+    const auto field = [&](const char* key) -> const json& { return r.field(j, "", key); };
     WorkerUpdate update;
-    update.generation = r.integer<std::uint64_t>(r.at(j, "generation"));
-    update.error = r.text(r.at(j, "error"));
-    for (const json& sample : r.array(r.at(j, "samples"))) update.samples.push_back(read_sample(r, sample));
-    update.comparison_generation = r.integer<std::uint64_t>(r.at(j, "comparison_generation"));
-    const json& paused = r.at(j, "comparison_paused");
-    update.comparison_paused = paused.is_boolean() && paused.get<bool>();
-    update.probes_generation = r.integer<std::uint64_t>(r.at(j, "probes_generation"));
-    for (const json& p : r.array(r.at(j, "probes"))) {
-      const auto real = [&](std::size_t k) { return static_cast<float>(r.real(r.item(p, k))); };
-      update.probes.push_back({r.integer<int>(r.item(p, 0)), r.integer<int>(r.item(p, 1)), real(2), real(3), real(4),
-                               real(5), real(6), real(7)});
+    update.generation = r.integer<std::uint64_t>(field("generation"), "generation");
+    update.error = r.text(field("error"), "error");
+    const json& samples = r.array(field("samples"), "samples");
+    for (std::size_t i = 0; i < samples.size(); ++i) update.samples.push_back(read_sample(r, samples[i], json_path("samples", i)));
+    update.comparison_generation = r.integer<std::uint64_t>(field("comparison_generation"), "comparison_generation");
+    update.comparison_paused = r.boolean(field("comparison_paused"), "comparison_paused");
+    update.probes_generation = r.integer<std::uint64_t>(field("probes_generation"), "probes_generation");
+    const json& probes = r.array(field("probes"), "probes");
+    for (std::size_t i = 0; i < probes.size(); ++i) {
+      const std::string at = json_path("probes", i);
+      const auto item = [&](std::size_t k) -> const json& { return r.item(probes[i], at, k); };
+      const auto real = [&](std::size_t k) { return r.real_float(item(k), json_path(at, k)); };
+      update.probes.push_back({r.integer<int>(item(0), json_path(at, 0)), r.integer<int>(item(1), json_path(at, 1)),
+                               real(2), real(3), real(4), real(5), real(6), real(7)});
     }
-    update.experiment_generation = r.integer<std::uint64_t>(r.at(j, "experiment_generation"));
-    for (std::size_t k = 0; k < 3; ++k) sizes[k] = r.integer<std::uint64_t>(r.item(r.at(j, "bytes"), k));
+    update.experiment_generation = r.integer<std::uint64_t>(field("experiment_generation"), "experiment_generation");
+    const json& byte_sizes = field("bytes");
+    for (std::size_t k = 0; k < 3; ++k) sizes[k] = r.integer<std::uint64_t>(r.item(byte_sizes, "bytes", k), json_path("bytes", k));
     return update;
   });
   if (!decoded.ok()) return decoded;

@@ -2,8 +2,8 @@
 // Strict reading of JSON fields with errors that name the JSON path:
 //   "layers[0].heads[2].W_Q[3]: expected a number".
 // One reader for every document HeadLab parses (model files, the training grammar, label
-// thresholds, presets, lessons) and for JS API requests, so the same kind of mistake gets the
-// same message everywhere. It never throws: nlohmann's checked accessors are only called after
+// thresholds, presets, lessons), for JS API requests and for the training worker's messages, so
+// the same kind of mistake gets the same message everywhere. It never throws: nlohmann's checked accessors are only called after
 // the type has been checked.
 //
 // The reader keeps the first error; every reading call returns false on failure, so a parser

@@ -36,48 +36,16 @@
 #include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
+#include "platform.h"
+
+namespace headlab::platform {
+Platform* g_platform = nullptr;
+}  // namespace headlab::platform
+
 namespace {
 
-constexpr float kFontSize = 15.0f;
-// Per frame for layers a drag left behind: at the largest model a frame that catches up one layer
-// took 120-240 ms in WASM, so this recomputes one layer a frame there and every layer at once on
-// the lesson models.
-constexpr double kCatchUpSeconds = 0.008;
-// A drag counts as paused, and the layers it left behind start catching up, after this long
-// without a step: a pointer that skips a frame or two is still dragging.
-constexpr double kDragSettleSeconds = 0.3;
-
-// The browser bridge has no other way to reach the app than a single instance pointer.
-struct Platform {
-  SDL_Window* window = nullptr;
-  SDL_GLContext gl = nullptr;
-  headlab::app::AppState state;
-  headlab::app::Controller* controller = nullptr;
-  headlab::app::TrainingSession* training = nullptr;  // in-page training (issue 7), outside the undo history
-  headlab::ui::LabUiState ui;
-  headlab::ui::FontFiles fonts;
-  std::string applied_theme = "dark";
-  bool wants_text_input = false;
-  Uint32 page_text_event = 0;  // SDL user event: text from web/text-input.js, queued behind earlier keys
-  bool export_waited = false;
-  float pixel_ratio = 1.0f;
-  headlab::ui::Pointer pointer = headlab::ui::Pointer::fine;  // phones and tablets: touch
-  bool first_frame_reported = false;
-  std::string api_response;  // keeps the last response alive for JS to read
-  std::string clipboard;     // what ImGui last copied (the system clipboard is written as well)
-  std::string accessible_view;  // the view last sent to the page's accessibility tree
-  std::string accessible_view_signature;  // what that view was built from (accessible_view_signature)
-  bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
-  bool common_cjk_requested = false;
-  std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
-  std::uint64_t cjk_checked_revision = ~std::uint64_t{0};
-  std::shared_ptr<headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
-  headlab::platform::GlImageUploader image_uploader;
-  headlab::ui::CellTextures cell_textures{image_uploader};
-  headlab::ui::FrameMemory drawn_frame;  // what the canvas shows now
-};
-
-Platform* g_platform = nullptr;
+// The platform's instance and the parts of a frame in their own files (platform.h).
+using namespace headlab::platform;
 
 // The page's text goes through SDL's queue rather than straight to ImGui, so it stays in order with
 // the keys SDL has queued but ImGui has not seen yet: ImGui ignores characters while Ctrl is down,
@@ -120,25 +88,6 @@ EM_JS(void, report_first_frame, (), {
 EM_JS(void, report_fatal, (const char* message), {
   if (Module.onFatal) Module.onFatal(UTF8ToString(message));
 });
-// Downloads of exports are done by web/exports.js.
-EM_JS(void, export_png, (float x, float y, float w, float h, const char* name), {
-  if (window.headlabExports) window.headlabExports.png(Module.canvas, x, y, w, h, UTF8ToString(name));
-});
-EM_JS(void, export_text, (const char* name, const char* mime, const char* text), {
-  if (window.headlabExports) window.headlabExports.text(UTF8ToString(name), UTF8ToString(mime), UTF8ToString(text));
-});
-EM_JS(void, start_persistence_action, (int share), {
-  if (!window.headlabPersistence) return;
-  if (share) window.headlabPersistence.copyLink();
-  else window.headlabPersistence.pickFile();
-});
-EM_JS(void, set_live_text, (const char* text), {
-  const live = document.getElementById('live');
-  if (live) live.textContent = UTF8ToString(text);
-});
-EM_JS(void, set_accessible_view, (const char* json), {
-  if (window.headlabAccessibleView) window.headlabAccessibleView(UTF8ToString(json));
-});
 EM_JS(void, set_text_input_active, (int active), {
   if (window.headlabTextInput) window.headlabTextInput(!!active);
 });
@@ -156,50 +105,9 @@ void set_clipboard_text(void* user_data, const char* text) {
 }
 const char* get_clipboard_text(void* user_data) { return static_cast<Platform*>(user_data)->clipboard.c_str(); }
 
-// The page's Chinese fonts (web/fonts.js), by the kind headlab_add_cjk_font receives them as.
-enum class CjkFont : int { subset = 0, common = 1 };
-
-EM_JS(void, request_cjk_font, (int kind), {
-  if (window.headlabFonts) window.headlabFonts.load(kind === 0 ? 'subset' : 'common');
-});
 EM_JS(void, take_downloaded_cjk_fonts, (), {
   if (window.headlabFonts) window.headlabFonts.deliverDownloaded();
 });
-
-// The common Chinese characters are fetched the first time a sentence needs one (English learners
-// never download them); until they arrive such characters show as code points (drawable_text).
-void request_missing_glyphs(Platform& p) {
-  if (p.common_cjk_requested || p.state.revision == p.glyphs_checked_revision) return;
-  // The subset comes first (use_whole_cjk_subset_when_needed): what it lacks is known once it is in.
-  if (!p.fonts.cjk_everything || p.fonts.cjk_font.empty()) return;
-  p.glyphs_checked_revision = p.state.revision;
-  if (!headlab::ui::lacks_cjk_glyph(p.state.document.input.text)) return;
-  p.common_cjk_requested = true;
-  request_cjk_font(static_cast<int>(CjkFont::common));
-}
-
-// The whole Chinese subset is rasterised once the lab is in Chinese or its sentence holds a CJK
-// character; English learners start without it (see FontFiles::cjk_startup_chars). The page fetches
-// it after the first frame in any case; asking again only hurries a download still to start.
-void use_whole_cjk_subset_when_needed(Platform& p) {
-  if (p.fonts.cjk_everything) return;
-  const bool chinese_ui = p.state.progress.language == headlab::app::Language::zh;
-  // The sentence is read again only when an action has changed the state.
-  if (!chinese_ui && p.state.revision == p.cjk_checked_revision) return;
-  p.cjk_checked_revision = p.state.revision;
-  if (!chinese_ui && !headlab::ui::has_cjk_character(p.state.document.input.text)) return;
-  p.fonts.cjk_everything = true;
-  if (p.fonts.cjk_font.empty()) request_cjk_font(static_cast<int>(CjkFont::subset));
-  else p.fonts_dirty = true;
-}
-
-void rebuild_fonts(Platform& p) {
-  headlab::ui::load_fonts(p.fonts, kFontSize, p.pixel_ratio);
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
-  p.drawn_frame.forget();  // the same glyph quads may now sample a different atlas
-  p.fonts_dirty = false;
-}
 
 // Keeps the canvas the size of the window and the font crisp at the current devicePixelRatio.
 void track_window_size(Platform& p) {
@@ -213,96 +121,6 @@ void track_window_size(Platform& p) {
     p.fonts_dirty = true;
   }
   if (p.fonts_dirty) rebuild_fonts(p);
-}
-
-void handle_export(Platform& p) {
-  using headlab::ui::ExportKind;
-  const ExportKind kind = p.ui.pending_export;
-  if (kind == ExportKind::none) return;
-  // Wait one frame so the menu that asked for the export is gone from the picture.
-  if (!p.export_waited) {
-    p.export_waited = true;
-    return;
-  }
-  p.export_waited = false;
-  p.ui.pending_export = ExportKind::none;
-  const auto& sel = p.state.selection;
-  const std::string stem = "headlab-L" + std::to_string(sel.layer) + "H" + std::to_string(sel.head);
-  const auto rect_of = [&](const char* name) {
-    const auto it = p.ui.widget_rects.find(name);
-    return it == p.ui.widget_rects.end() ? headlab::ui::Rect{} : it->second;
-  };
-  switch (kind) {
-    case ExportKind::heatmap_png: {
-      // The heatmap with its token labels, axis titles and colour legend (ui/head_detail.cpp).
-      const headlab::ui::Rect r = rect_of(headlab::ui::ids::kDetailFigure);
-      export_png(r.x, r.y, r.w, r.h, (stem + "-heatmap.png").c_str());
-      break;
-    }
-    case ExportKind::arcs_png: {
-      // The arcs with the legend of heads (colour and line style) and the threshold above them.
-      const headlab::ui::Rect r = rect_of(headlab::ui::ids::kArcFigure);
-      export_png(r.x, r.y, r.w, r.h, (stem + "-arcs.png").c_str());
-      break;
-    }
-    case ExportKind::screen_png: {
-      const ImGuiIO& io = ImGui::GetIO();
-      export_png(0, 0, io.DisplaySize.x, io.DisplaySize.y, "headlab-screen.png");
-      break;
-    }
-    case ExportKind::heatmap_csv:
-      export_text((stem + "-attention.csv").c_str(), "text/csv",
-                  headlab::app::attention_csv(p.state, sel.layer, sel.head).c_str());
-      break;
-    case ExportKind::model_json:
-      export_text("headlab-model.json", "application/json", headlab::serialize_model_file(p.state.document, 1).c_str());
-      break;
-    case ExportKind::share_link: start_persistence_action(1); break;
-    case ExportKind::import_file: start_persistence_action(0); break;
-    case ExportKind::none: break;
-  }
-  p.ui.detail = p.ui.detail_before_export;
-}
-
-// What the accessible view reads, in brief: the model's revision (analysis, labels), the selection,
-// the lesson's place, goal and numbers, the language and the notices.
-std::string accessible_view_signature(const headlab::app::AppState& state) {
-  const headlab::app::LessonProgress& p = state.progress;
-  std::string s = std::to_string(state.revision) + ' ' + std::to_string(state.selection.layer) + ' ' +
-                  std::to_string(state.selection.head) + ' ' + std::to_string(p.lesson) + ' ' + std::to_string(p.step) + ' ' +
-                  std::to_string(p.goal_met) + ' ' + std::to_string(p.hints_shown) + ' ' +
-                  std::to_string(static_cast<int>(p.language));
-  for (const headlab::lessons::GoalNumber& number : p.numbers)
-    s += ' ' + std::to_string(number.head) + ':' + std::to_string(number.value) + ':' + std::to_string(number.holds);
-  for (const headlab::app::Notice& notice : state.notices) s += '\n' + notice.text;  // the language is above
-  return s;
-}
-
-// Screen readers cannot see the canvas: the selected head and the latest notice are announced in
-// the page's ARIA live region whenever they change, and the whole readable view (lesson, head,
-// notices) is mirrored into the page's accessibility tree.
-void mirror_to_live_region(Platform& p) {
-  const auto& sel = p.state.selection;
-  const headlab::ui::Words words{p.controller->resources(), p.state.progress.language};
-  std::string text = headlab::ui::format_text(words("a11y_head_title"), sel.layer, sel.head) + ": " +
-                     headlab::ui::head_caption(p.state, sel.layer, sel.head, words) + ".";
-  if (!p.state.notices.empty())
-    text += " " + headlab::app::notice_text(p.state.notices.back(), words.resources.ui_text, words.language);
-  if (text != p.ui.live_text) {
-    p.ui.live_text = text;
-    set_live_text(text.c_str());
-  }
-  // Rebuilt only when something it shows may have changed, not every frame.
-  const std::string signature = accessible_view_signature(p.state);
-  if (signature == p.accessible_view_signature) return;
-  p.accessible_view_signature = signature;
-  // Texts quote tokens, which may be cut inside a character: replaced, never a throw.
-  std::string view = headlab::ui::accessible_view(p.state, p.controller->resources())
-                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  if (view != p.accessible_view) {
-    p.accessible_view = std::move(view);
-    set_accessible_view(p.accessible_view.c_str());
-  }
 }
 
 // Ctrl+Z / Ctrl+Shift+Z / Ctrl+Y (Cmd on a Mac), one per key-down event, never lost to a slow frame.
@@ -362,7 +180,8 @@ void frame(void* arg) {
     p.applied_theme = p.state.preferences.theme;
     headlab::ui::apply_theme(p.applied_theme == "light" ? headlab::ui::Theme::light : headlab::ui::Theme::dark, p.pointer, kFontSize);
   }
-  headlab::ui::draw_lab_window(*p.controller, p.ui, p.training, &p.cell_textures);
+  headlab::app::Dispatcher dispatcher(*p.controller, p.training);
+  headlab::ui::draw_lab_window(dispatcher, p.ui, &p.cell_textures);
   ImGui::Render();
   // An export reads the canvas after this frame's drawing, so that frame is always drawn.
   if (p.ui.pending_export != headlab::ui::ExportKind::none) p.drawn_frame.forget();

@@ -181,9 +181,14 @@ void draw_stacked(PanelContext& context) {
 
 }  // namespace
 
-void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingSession* training,
-                     CellTextures* cell_textures) {
-  ActionSink actions(controller);
+void draw_lab_window(app::Controller& controller, LabUiState& ui, CellTextures* cell_textures) {
+  app::Dispatcher dispatcher(controller, nullptr);
+  draw_lab_window(dispatcher, ui, cell_textures);
+}
+
+void draw_lab_window(app::Dispatcher& dispatcher, LabUiState& ui, CellTextures* cell_textures) {
+  ActionSink actions(dispatcher);
+  const app::Controller& controller = dispatcher.controller();
   if (cell_textures) cell_textures->new_frame();
   const app::Resources& resources = controller.resources();
   ui.hovered_token = ui.next_hovered_token;
@@ -204,7 +209,7 @@ void draw_lab_window(app::Controller& controller, LabUiState& ui, app::TrainingS
     ui.detail = DetailView::training;
     ui.training_view = TrainingView::comparison;
   }
-  PanelContext context{actions, ui, resources.example_sentences, resources.presets, training, cell_textures};
+  PanelContext context{actions, ui, resources.example_sentences, resources.presets, dispatcher.training(), cell_textures};
 
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const bool phone = viewport->WorkSize.x < kPhoneWidth;

@@ -21,7 +21,7 @@ struct PanelContext {
   LabUiState& ui;
   const std::vector<std::string>& example_sentences;
   const std::vector<Preset>& presets;
-  app::TrainingSession* training = nullptr;  // in-page training (absent: the tab says so)
+  const app::TrainingSession* training = nullptr;  // in-page training, drawn only (absent: the tab says so)
   CellTextures* cell_textures = nullptr;  // heatmaps' and matrices' cells on the GPU (absent: shapes)
   const app::AppState& state() const { return actions.state(); }
   const app::Resources& resources() const { return actions.resources(); }

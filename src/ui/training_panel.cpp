@@ -15,6 +15,7 @@
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
 #include "ui/panels.h"
+#include "ui/training_panel_parts.h"
 #include "ui/plot.h"
 #include "ui/role_timeline.h"
 #include "app/ui_text.h"
@@ -24,23 +25,6 @@
 
 namespace headlab::ui {
 namespace {
-
-constexpr ImU32 kTrainColour = IM_COL32(86, 180, 233, 255);    // sky blue
-constexpr ImU32 kHeldOutColour = IM_COL32(230, 159, 0, 255);   // orange
-constexpr ImU32 kControlColour = IM_COL32(150, 150, 150, 255);
-constexpr ImU32 kRepeatColour = IM_COL32(204, 121, 167, 255);  // reddish purple
-// One colour per head index in the per-head curves (Okabe-Ito, distinguishable with colour blindness).
-constexpr ImU32 kHeadColours[] = {IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),   IM_COL32(0, 158, 115, 255),
-                                  IM_COL32(240, 228, 66, 255), IM_COL32(86, 180, 233, 255), IM_COL32(204, 121, 167, 255),
-                                  IM_COL32(230, 159, 0, 255),  IM_COL32(150, 150, 150, 255)};
-
-void wrapped_disabled(const char* text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::PopStyleColor();
-}
 
 // Buttons first, then the seed, learning rate and speed groups; each group wraps as a whole.
 // Which task the run trains on; a choice is a RequestTraining (a fresh, paused run of that task
@@ -59,25 +43,26 @@ void draw_task_choice(const app::TrainingSession& session, PanelContext& context
   help_marker(t(task == 1 ? "train_task_induction_help" : "train_task_grammar_help"));
 }
 
-void draw_controls(app::TrainingSession& session, PanelContext& context, const Words& t) {
+void draw_controls(const app::TrainingSession& session, PanelContext& context, const Words& t) {
   LabUiState& ui = context.ui;
   const float font = ImGui::GetFontSize();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const bool running = session.running();
   if (running) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
   ImGui::PushID("play");  // one id whatever the label says
-  if (ImGui::Button(t(running ? "train_pause" : "train_play"), ImVec2(font * 4.0f, 0))) session.set_running(!running);
+  if (ImGui::Button(t(running ? "train_pause" : "train_play"), ImVec2(font * 4.0f, 0)))
+    context.actions.emit(app::PlayTraining{!running});
   ImGui::PopID();
   if (running) ImGui::PopStyleColor();
   register_item(ui, ids::kTrainPlay);
   item_tooltip(t("train_play_tip"));
   ImGui::SameLine();
-  if (ImGui::Button(t("train_step10"))) session.step(10);
+  if (ImGui::Button(t("train_step10"))) context.actions.emit(app::StepTraining{10});
   register_item(ui, ids::kTrainStep);
   item_tooltip(t("train_step10_tip"));
   ImGui::SameLine();
   if (ImGui::Button(t("train_use"))) {
-    if (context.actions.use_trained_model(session).empty()) {
+    if (context.actions.emit(app::UseTrainedModel{}).ok()) {
       ui.detail = DetailView::heatmap;
       ui.side = SidePanel::labels;
     }
@@ -94,7 +79,8 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   register_item(ui, ids::kTrainSeed);
   item_tooltip(t("train_seed_tip"));
   ImGui::SameLine();
-  if (ImGui::Button(t("train_new_run"))) session.reset(static_cast<std::uint32_t>(ui.training_seed), session.settings().learning_rate);
+  if (ImGui::Button(t("train_new_run")))
+    context.actions.emit(app::NewTrainingRun{static_cast<std::uint32_t>(ui.training_seed), std::nullopt});
   register_item(ui, ids::kTrainRestart);
   item_tooltip(t("train_new_run_tip"));
 
@@ -105,7 +91,7 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 7.5f);
   if (value_slider_float("##lr", &lr, app::kMinLearningRate, app::kMaxLearningRate, "%.4f", ImGuiSliderFlags_Logarithmic))
-    session.set_learning_rate(lr);
+    context.actions.emit(app::SetLearningRate{lr});
   register_item(ui, ids::kTrainRate);
   item_tooltip(t("train_lr_tip"));
 
@@ -118,7 +104,7 @@ void draw_controls(app::TrainingSession& session, PanelContext& context, const W
   ImGui::SameLine();
   ImGui::SetNextItemWidth(font * 9.0f);
   if (value_slider_float("##speed", &percent, app::kMinSpeed * 100.0f, app::kMaxSpeed * 100.0f, t("train_speed_format")))
-    session.set_speed(percent / 100.0f);
+    context.actions.emit(app::SetTrainingSpeed{percent / 100.0f});
   register_item(ui, ids::kTrainSpeed);
   item_tooltip(t("train_speed_tip"));
 }
@@ -201,7 +187,7 @@ void draw_layer_dependence(const app::TrainingSession& session, LabUiState& ui, 
 // The model being trained, head by head, on one held-out input the learner picks, redrawn as it
 // learns (the session refreshes the trace a few times a second), each head captioned with its
 // label at the latest sample; a click shows that head large.
-void draw_training_heads(app::TrainingSession& session, LabUiState& ui, CellTextures* textures, float width, const Words& t) {
+void draw_training_heads(const app::TrainingSession& session, PanelContext& context, LabUiState& ui, CellTextures* textures, float width, const Words& t) {
   const app::HeadsSnapshot& snapshot = session.snapshot();
   if (snapshot.step < 0) return;
   const float font = ImGui::GetFontSize();
@@ -214,7 +200,8 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, CellText
     const int shown = std::min(session.snapshot_input_count(), 20);
     for (int i = 0; i < shown; ++i) {
       ImGui::PushID(i);
-      if (ImGui::Selectable(session.snapshot_input_text(i).c_str(), i == snapshot.input)) session.set_snapshot_input(i);
+      if (ImGui::Selectable(session.snapshot_input_text(i).c_str(), i == snapshot.input))
+        context.actions.emit(app::SetTrainingInput{i});
       ImGui::PopID();
     }
     ImGui::EndCombo();
@@ -276,7 +263,7 @@ void draw_training_heads(app::TrainingSession& session, LabUiState& ui, CellText
   }
 }
 
-void draw_progress(app::TrainingSession& session, LabUiState& ui, CellTextures* textures, float width, float height,
+void draw_progress(const app::TrainingSession& session, PanelContext& context, LabUiState& ui, CellTextures* textures, float width, float height,
                    const Words& t) {
   const float font = ImGui::GetFontSize();
   const training::Trainer& trainer = *session.trainer();
@@ -330,143 +317,8 @@ void draw_progress(app::TrainingSession& session, LabUiState& ui, CellTextures* 
   ImGui::TextUnformatted(t(induction ? "train_roles_title_symbols" : "train_roles_title"));
   help_marker(t(induction ? "train_roles_help_symbols" : "train_roles_help"));
   draw_role_timeline(session, ui, width, t);
-  draw_training_heads(session, ui, textures, width, t);
+  draw_training_heads(session, context, ui, textures, width, t);
   draw_layer_dependence(session, ui, t);
-}
-
-// One row per head: probe accuracy as a bar, the control task's accuracy as a grey bar inside it.
-void probe_bar(float accuracy, float control, float selectivity, float width, const Words& t) {
-  const float font = ImGui::GetFontSize();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float bar_w = std::max(font * 2.0f, width - font * 2.8f), h = font * 0.95f;
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  draw->AddRectFilled(p, ImVec2(p.x + bar_w, p.y + h), ImGui::GetColorU32(ImGuiCol_FrameBg), 2.0f);
-  draw->AddRectFilled(p, ImVec2(p.x + bar_w * std::clamp(accuracy, 0.0f, 1.0f), p.y + h), kTrainColour, 2.0f);
-  draw->AddRectFilled(ImVec2(p.x, p.y + h * 0.55f), ImVec2(p.x + bar_w * std::clamp(control, 0.0f, 1.0f), p.y + h), kControlColour, 2.0f);
-  char text[16];
-  std::snprintf(text, sizeof text, "%+.2f", selectivity);
-  draw->AddText(ImVec2(p.x + bar_w + font * 0.3f, p.y),
-                selectivity >= 0.1f ? ImGui::GetColorU32(ImGuiCol_Text) : ImGui::GetColorU32(ImGuiCol_TextDisabled), text);
-  ImGui::Dummy(ImVec2(width, h));
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::Text(t("train_probe_tooltip"), accuracy, control, selectivity);
-    ImGui::EndTooltip();
-  }
-}
-
-void draw_probes(app::TrainingSession& session, LabUiState& ui, float width, const Words& t) {
-  const float font = ImGui::GetFontSize();
-  const app::ProbeProgress& probes = session.probes();
-  if (session.settings().task == training::Task::induction) {
-    // Probes read parts of speech and relations: random symbols have none.
-    wrapped_disabled(t("train_probe_symbols"));
-    return;
-  }
-  ImGui::BeginDisabled(probes.running());
-  if (ImGui::Button(t("train_probe_now"))) session.start_probes();
-  ImGui::EndDisabled();
-  register_item(ui, ids::kTrainProbe);
-  ImGui::SameLine();
-  if (probes.running()) ImGui::Text(t("train_probing"), static_cast<int>(probes.heads.size()) + 1, probes.total);
-  else if (probes.step >= 0) ImGui::TextDisabled(t("train_probed_at"), probes.step);
-  else ImGui::TextDisabled("%s", t("train_not_probed"));
-  wrapped_disabled(t("train_probe_help"));
-  if (probes.heads.empty()) return;
-  const float name_w = font * 3.5f, column_w = (width - name_w) * 0.5f - font * 0.5f;
-  const ImVec2 chart = ImGui::GetCursorScreenPos();
-  ImGui::SetCursorScreenPos(ImVec2(chart.x + name_w, chart.y));
-  ImGui::TextUnformatted(t("train_probe_pos"));
-  ImGui::SameLine(name_w + column_w + font * 0.5f);
-  ImGui::TextUnformatted(t("train_probe_relation"));
-  for (const training::HeadProbe& h : probes.heads) {
-    ImGui::PushID(h.layer * 64 + h.head);
-    ImGui::Text("L%dH%d", h.layer, h.head);
-    ImGui::SameLine(name_w);
-    probe_bar(h.pos_accuracy, h.pos_control_accuracy, h.pos_selectivity, column_w, t);
-    ImGui::SameLine(name_w + column_w + font * 0.5f);
-    probe_bar(h.relation_accuracy, h.relation_control_accuracy, h.relation_selectivity, column_w, t);
-    ImGui::PopID();
-  }
-  register_rect(ui, ids::kTrainProbeChart, chart, ImVec2(chart.x + width, ImGui::GetCursorScreenPos().y));
-}
-
-// One vs many as an experiment: held-out loss against the number of heads (same width), the mean
-// of three seeds as a line and each seed as a dot, filled in as the runs finish.
-void draw_experiment(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
-  const float font = ImGui::GetFontSize();
-  ImGui::TextUnformatted(t("train_experiment_title"));
-  help_marker(t("train_experiment_help"));
-  const training::HeadCountExperiment* e = session.experiment();
-  const bool running = session.experiment_running();
-  ImGui::PushID("experiment");
-  if (ImGui::Button(t(running ? "train_pause" : (e && !e->done() ? "train_experiment_go_on" : "train_experiment_run"))))
-    session.set_experiment_running(!running);
-  ImGui::PopID();
-  register_item(ui, ids::kTrainExperiment);
-  if (!e) return;
-  ImGui::SameLine();
-  char progress[64];
-  std::snprintf(progress, sizeof progress, t("train_experiment_progress"), e->steps_done(), e->steps_total());
-  ImGui::ProgressBar(static_cast<float>(e->steps_done()) / std::max(1, e->steps_total()), ImVec2(-1, 0), progress);
-  std::vector<float> heads, means, seed_x, seed_losses;
-  for (const training::HeadCountPoint& p : e->points())
-    if (p.runs > 0) heads.push_back(static_cast<float>(p.heads)), means.push_back(p.mean);
-  for (const training::HeadCountRun& run : e->runs())
-    if (run.done) seed_x.push_back(static_cast<float>(run.heads)), seed_losses.push_back(run.held_out_loss);
-  PlotOptions options;
-  options.x_label = t("train_experiment_axis");
-  options.x_min = 0.0f;
-  options.x_max_at_least = 8.5f;
-  options.y_from_zero = false;
-  line_plot("experiment", {{means.data(), heads.data(), static_cast<int>(means.size()), kTrainColour, t("train_experiment_mean")},
-                           {seed_losses.data(), seed_x.data(), static_cast<int>(seed_losses.size()), kHeldOutColour,
-                            t("train_experiment_seed"), true}},
-            ImVec2(width, std::clamp(height * 0.4f, font * 8.0f, font * 14.0f)), options);
-  register_item(ui, ids::kTrainExperimentPlot);
-  for (const training::HeadCountPoint& p : e->points()) {
-    if (p.runs == 0) continue;
-    ImGui::Text(t("train_experiment_row"), p.heads, 64 / p.heads, p.mean, p.min, p.max, p.runs);
-  }
-}
-
-void draw_comparison(app::TrainingSession& session, LabUiState& ui, float width, float height, const Words& t) {
-  const float font = ImGui::GetFontSize();
-  const training::HeadComparison* c = session.comparison();
-  const bool running = session.comparison_running();
-  ImGui::PushID("compare");
-  if (ImGui::Button(t(running ? "train_pause" : "train_compare_run"), ImVec2(font * 4.0f, 0))) session.set_comparison_running(!running);
-  register_item(ui, ids::kTrainCompare);
-  item_tooltip(t("train_compare_tip"));
-  ImGui::SameLine();
-  if (ImGui::Button(t("train_compare_restart"))) session.start_comparison();
-  ImGui::PopID();
-  register_item(ui, ids::kTrainCompareRestart);
-  item_tooltip(t("train_compare_restart_tip"));
-  if (c) {
-    const Layer& many = c->many.model().layers[0];
-    const Layer& one = c->one.model().layers[0];
-    ImGui::SameLine();
-    ImGui::Text(t("train_compare_step"), c->many.steps_done());
-    char many_name[64], one_name[64];
-    std::snprintf(many_name, sizeof many_name, t("train_compare_many"), many.head_count(), many.d_k);
-    std::snprintf(one_name, sizeof one_name, t("train_compare_one"), one.head_count(), one.d_k);
-    if (c->many.steps_done() > 0)
-      ImGui::Text(t("train_compare_recent"), many_name, training::mean_recent_loss(c->many, 100), one_name,
-                  training::mean_recent_loss(c->one, 100));
-    const std::vector<float>& a = c->many.loss_history();
-    const std::vector<float>& b = c->one.loss_history();
-    PlotOptions options;
-    options.x_label = t("train_step_axis");
-    options.x_max_at_least = static_cast<float>(app::kComparisonTargetSteps);
-    line_plot("compare", {{a.data(), nullptr, static_cast<int>(a.size()), kTrainColour, many_name},
-                          {b.data(), nullptr, static_cast<int>(b.size()), kHeldOutColour, one_name}},
-              ImVec2(width, std::clamp(height * 0.5f, font * 8.0f, font * 18.0f)), options);
-    register_item(ui, ids::kTrainComparePlot);
-  }
-  wrapped_disabled(t("train_compare_help"));
-  ImGui::Separator();
-  draw_experiment(session, ui, width, height, t);
 }
 
 }  // namespace
@@ -477,8 +329,9 @@ void draw_training_panel(PanelContext& context, float width, float height) {
     ImGui::TextDisabled("%s", t("train_unavailable"));
     return;
   }
-  app::TrainingSession& session = *context.training;
-  if (!session.started() && session.error().empty()) session.ensure_started();  // the tab is open: build the model
+  const app::TrainingSession& session = *context.training;
+  // The tab is open: build the first run, so it draws at once.
+  if (!session.started() && session.error().empty()) context.actions.emit(app::PrepareTraining{});
   if (!session.error().empty()) {
     ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", session.error().c_str());
     return;
@@ -494,9 +347,9 @@ void draw_training_panel(PanelContext& context, float width, float height) {
   if (segmented("training_view", views, 3, view, &ui, kViewIds)) ui.training_view = static_cast<TrainingView>(view);
   const float rest = height - (ImGui::GetCursorPosY() - top);
   switch (ui.training_view) {
-    case TrainingView::progress: draw_progress(session, ui, context.cell_textures, width, rest, t); break;
-    case TrainingView::probes: draw_probes(session, ui, width, t); break;
-    case TrainingView::comparison: draw_comparison(session, ui, width, rest, t); break;
+    case TrainingView::progress: draw_progress(session, context, ui, context.cell_textures, width, rest, t); break;
+    case TrainingView::probes: draw_training_probes(session, context, width, t); break;
+    case TrainingView::comparison: draw_training_comparison(session, context, width, rest, t); break;
   }
 }
 

@@ -50,7 +50,28 @@ std::vector<Action> one_of_each() {
           LoadStartingModel{},
           SetTheme{Theme::light},
           RequestTraining{training::Task::induction, 3, true, true},
-          RequestHeadCountExperiment{false, true}};
+          RequestHeadCountExperiment{false, true},
+          PlayTraining{false},
+          StepTraining{30},
+          NewTrainingRun{std::nullopt, std::nullopt},
+          NewTrainingRun{9u, training::Task::induction},
+          SetLearningRate{0.0123},
+          SetTrainingSpeed{0.25},
+          StartProbes{true},
+          StartComparison{},
+          SetComparisonRunning{false},
+          StepComparison{40},
+          StartExperiment{},
+          SetExperimentRunning{true},
+          StepExperiment{500},
+          UseTrainedModel{},
+          PrepareTraining{},
+          SetTrainingInput{3},
+          Undo{},
+          Redo{},
+          GoToLesson{2, 1},
+          MoveInLesson{LessonMove::show_me},
+          SetLanguage{Language::zh}};
 }
 
 TEST(ActionCodec, EveryOpRoundTrips) {

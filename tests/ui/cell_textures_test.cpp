@@ -158,7 +158,7 @@ TEST(CellTextures, TheLabDrawsItsHeatmapsAsTextures) {
   const auto draw_frame = [&] {
     io.DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
-    draw_lab_window(controller, ui, nullptr, &textures);
+    draw_lab_window(controller, ui, &textures);
     ImGui::Render();
   };
   draw_frame();
@@ -192,7 +192,7 @@ TEST(CellTextures, TheCircuitsOfAWideModelAreTwoTextures) {
   CellTextures textures(gpu);
   ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
   ImGui::NewFrame();
-  draw_lab_window(controller, ui, nullptr, &textures);
+  draw_lab_window(controller, ui, &textures);
   ImGui::Render();
   int wide = 0;
   for (const auto& [texture, image] : gpu.images) wide += image.width == 512 && image.height == 512;

@@ -6,6 +6,7 @@
 
 #include "../app/test_resources.h"
 #include "app/controller.h"
+#include "app/dispatcher.h"
 #include "app/held_out_labels.h"
 #include "engine/head_index.h"
 #include "engine/model.h"
@@ -59,7 +60,8 @@ TEST(HeldOutLabelsPanel, EachHeadShowsItsOwnLabelWhenLayersDifferInHeadCount) {
 
   HeadlessImGui imgui(ImVec2(900, 8000));
   LabUiState ui;
-  ActionSink sink(controller);
+  app::Dispatcher dispatcher(controller, nullptr);
+  ActionSink sink(dispatcher);
   PanelContext context{sink, ui, resources.example_sentences, resources.presets};
   const Words words{resources, state.progress.language};
   int differing = 0;  // heads whose line the layer-0 arithmetic would take from another head

@@ -66,7 +66,8 @@ class TrainingPanel : public ::testing::Test {
     ImGuiIO& io = ImGui::GetIO();
     io.DeltaTime = 1.0f / 60.0f;
     ImGui::NewFrame();
-    draw_lab_window(controller, ui, &session);
+    app::Dispatcher dispatcher(controller, &session);
+    draw_lab_window(dispatcher, ui);
     ImGui::Render();
   }
   void click(app::Controller& controller, app::TrainingSession& session, const char* name) {

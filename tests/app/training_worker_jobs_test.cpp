@@ -1,0 +1,298 @@
+// The worker's other jobs beside the run, without a page: the one-vs-many comparison, the probes of
+// every head and the head-count experiment go to the worker the same way, and each ends up exactly
+// as the page would have made it.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "in_process_worker.h"
+
+namespace headlab::app {
+namespace {
+
+// Every loss of both sides and every weight: a comparison is bit for bit the one the page trains.
+void expect_same_comparison(const training::HeadComparison& a, const training::HeadComparison& b) {
+  EXPECT_EQ(a.many.loss_history(), b.many.loss_history());
+  EXPECT_EQ(a.one.loss_history(), b.one.loss_history());
+  EXPECT_EQ(a.many.save_state(), b.many.save_state());
+  EXPECT_EQ(a.one.save_state(), b.one.save_state());
+}
+
+TEST(TrainingWorker, AComparisonTrainedInTheWorkerIsTheComparisonThePageWouldHaveTrained) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_comparison(), "");  // running
+  ASSERT_EQ(alone.start_comparison(), "");
+  alone.set_comparison_running(false);
+
+  page.advance_frame();
+  ASSERT_TRUE(page.comparison_in_worker());
+  EXPECT_EQ(worker.starts, 1);
+  EXPECT_EQ(page.comparison()->many.steps_done(), 0);  // the page itself took no step
+  for (int rounds : {20, 30, 25}) page.receive(worker.train(rounds));
+  alone.step_comparison(75);
+
+  EXPECT_EQ(page.comparison()->many.steps_done(), 75);
+  expect_same_comparison(*page.comparison(), *alone.comparison());
+  EXPECT_TRUE(page.comparison_running());
+  EXPECT_FALSE(page.training_in_worker());  // the run stayed paused
+}
+
+// `state` (Trainer::save_state) as if it had taken `steps` steps, its extra losses 0: the
+// comparison's target of 1,500 steps a side is too long to train here. The step count is the
+// fourth field of the layout (engine/training/trainer_state.cpp), and a step is one loss.
+std::vector<std::uint8_t> at_step(std::vector<std::uint8_t> state, std::uint64_t steps) {
+  std::uint64_t had = 0;
+  std::memcpy(&had, state.data() + 16, sizeof had);
+  std::memcpy(state.data() + 16, &steps, sizeof steps);
+  state.resize(state.size() + (steps - had) * sizeof(float), 0);
+  return state;
+}
+
+TEST(TrainingWorker, TheWorkerPausesTheComparisonAtItsTargetAsThePageWould) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock);
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_comparison(), "");
+  page.advance_frame();
+  ASSERT_TRUE(page.comparison_in_worker());
+  // The worker's comparison, moved on to five steps before the target.
+  WorkerRun near = worker.comparison_run;
+  const ComparisonState parts = unpack_comparison_state(near.state);
+  ASSERT_EQ(parts.error, "");
+  near.state = pack_comparison_state(at_step(parts.many, kComparisonTargetSteps - 5),
+                                     at_step(parts.one, kComparisonTargetSteps - 5));
+  ASSERT_EQ(worker.session.take_over(near), "");
+
+  const WorkerUpdate update = worker.train(10);  // stops after five rounds
+  EXPECT_TRUE(update.comparison_paused);
+  EXPECT_FALSE(worker.session.has_jobs());
+  page.receive(update);
+  EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps);
+  EXPECT_EQ(page.comparison()->one.steps_done(), kComparisonTargetSteps);
+  EXPECT_FALSE(page.comparison_running());
+  EXPECT_FALSE(page.comparison_in_worker());
+  page.advance_frame();
+  EXPECT_EQ(worker.starts, 1);  // paused: not handed over again
+  EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps);
+
+  page.set_comparison_running(true);  // the learner goes on past the target
+  page.advance_frame();
+  EXPECT_TRUE(page.comparison_in_worker());
+  page.receive(worker.train(3));
+  EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps + 3);
+}
+
+TEST(TrainingWorker, PausingTheComparisonKeepsItsLastUpdateAndLeavesTheRunInTheWorker) {
+  PageTrainingInWorker in_worker;  // the run is in the worker
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_EQ(page.start_comparison(), "");
+  page.advance_frame();
+  ASSERT_TRUE(page.comparison_in_worker());
+  EXPECT_EQ(worker.starts, 2);
+
+  const WorkerUpdate both = worker.train(8);  // a step of each job per round
+  EXPECT_NE(both.generation, 0u);
+  EXPECT_NE(both.comparison_generation, 0u);
+  page.receive(both);
+  EXPECT_EQ(page.trainer()->steps_done(), 8);
+  EXPECT_EQ(page.comparison()->many.steps_done(), 8);
+
+  const WorkerUpdate late = worker.train(4);  // sent just before the pause reached the worker
+  page.set_comparison_running(false);
+  EXPECT_FALSE(page.comparison_in_worker());
+  EXPECT_TRUE(page.training_in_worker());
+  EXPECT_EQ(worker.stops, 1);
+  page.receive(late);  // the run's part is taken, the recalled comparison's is not
+  EXPECT_EQ(page.trainer()->steps_done(), 12);
+  EXPECT_EQ(page.comparison()->many.steps_done(), 8);
+
+  const WorkerUpdate run_only = worker.train(2);
+  EXPECT_EQ(run_only.comparison_generation, 0u);
+  page.receive(run_only);
+  EXPECT_EQ(page.trainer()->steps_done(), 14);
+  page.advance_frame();
+  EXPECT_EQ(page.comparison()->many.steps_done(), 8);  // paused: nothing trains it anywhere
+}
+
+TEST(TrainingWorker, AComparisonGoesOnInThePageWhenTheWorkerFails) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock);
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_comparison(), "");
+  page.advance_frame();
+  page.receive(worker.train(6));
+  worker.alive = false;
+  page.advance_frame();
+  EXPECT_FALSE(page.comparison_in_worker());
+  EXPECT_GT(page.comparison()->many.steps_done(), 6);  // on from step 6, in the page
+  EXPECT_EQ(page.comparison()->many.steps_done(), page.comparison()->one.steps_done());
+}
+
+void expect_same_probes(const ProbeProgress& a, const ProbeProgress& b) {
+  EXPECT_EQ(a.step, b.step);
+  ASSERT_EQ(a.heads.size(), b.heads.size());
+  for (std::size_t k = 0; k < a.heads.size(); ++k) {
+    const training::HeadProbe &x = a.heads[k], &y = b.heads[k];
+    EXPECT_EQ(x.layer, y.layer);
+    EXPECT_EQ(x.head, y.head);
+    EXPECT_EQ(x.pos_accuracy, y.pos_accuracy) << "head " << k;
+    EXPECT_EQ(x.pos_control_accuracy, y.pos_control_accuracy);
+    EXPECT_EQ(x.pos_selectivity, y.pos_selectivity);
+    EXPECT_EQ(x.relation_accuracy, y.relation_accuracy);
+    EXPECT_EQ(x.relation_control_accuracy, y.relation_control_accuracy);
+    EXPECT_EQ(x.relation_selectivity, y.relation_selectivity);
+  }
+}
+
+TEST(TrainingWorker, ProbesMadeInTheWorkerAreTheProbesThePageWouldHaveMade) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
+  page.attach_worker(&worker);
+  page.step(60);
+  alone.step(60);
+  ASSERT_EQ(page.start_probes(), "");
+  EXPECT_TRUE(page.probes_in_worker());
+  EXPECT_EQ(worker.starts, 1);
+  EXPECT_TRUE(page.probes().running());
+  page.advance_frame();
+  EXPECT_TRUE(page.probes().heads.empty());  // the page probes nothing itself
+  page.receive(worker.train(1));
+  EXPECT_EQ(page.probes().heads.size(), 1u);  // a head at a time, each sent as it comes
+  for (int k = 0; k < 10 && page.probes().running(); ++k) page.receive(worker.train(1));
+  EXPECT_FALSE(page.probes().running());
+  EXPECT_FALSE(page.probes_in_worker());
+  EXPECT_EQ(page.probes().heads.size(), 8u);
+
+  ASSERT_EQ(alone.start_probes(), "");
+  alone.finish_probes();
+  expect_same_probes(page.probes(), alone.probes());
+}
+
+TEST(TrainingWorker, PlayPressedWhileTheWorkerProbesLeavesTheProbesGoing) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock);
+  page.attach_worker(&worker);
+  page.step(20);
+  ASSERT_EQ(page.start_probes(), "");
+  page.set_running(true);
+  page.advance_frame();  // the run follows the probes to the worker, which had no run yet
+  EXPECT_TRUE(page.training_in_worker());
+  EXPECT_TRUE(page.probes_in_worker());
+  for (int k = 0; k < 10 && page.probes().running(); ++k) page.receive(worker.train(3));
+  EXPECT_FALSE(page.probes().running());
+  EXPECT_EQ(page.probes().heads.size(), 8u);
+  EXPECT_EQ(page.probes().step, 20);  // of the model they started on
+  EXPECT_EQ(page.trainer()->steps_done(), 20 + 8 * 3);
+}
+
+TEST(TrainingWorker, WaitingForProbesMakesThemHereAndAFailedWorkerLeavesThemToThePage) {
+  {
+    InProcessWorker worker;
+    FakeClock clock;
+    TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
+    page.attach_worker(&worker);
+    page.step(20);
+    alone.step(20);
+    ASSERT_EQ(page.start_probes(), "");
+    page.receive(worker.train(1));
+    const WorkerUpdate late = worker.train(1);
+    page.finish_probes();  // the API's wait: all of them, here and now
+    EXPECT_FALSE(page.probes_in_worker());
+    page.receive(late);  // of the probes that finish_probes took back
+    ASSERT_EQ(alone.start_probes(), "");
+    alone.finish_probes();
+    expect_same_probes(page.probes(), alone.probes());
+  }
+  {
+    InProcessWorker worker;
+    FakeClock clock;
+    TrainingSession page(test_resources(), clock);
+    page.attach_worker(&worker);
+    ASSERT_EQ(page.start_probes(), "");
+    page.receive(worker.train(1));
+    worker.alive = false;
+    page.advance_frame();  // started over here, one head a frame
+    EXPECT_FALSE(page.probes_in_worker());
+    EXPECT_EQ(page.probes().heads.size(), 1u);
+    for (int k = 0; k < 10 && page.probes().running(); ++k) page.advance_frame();
+    EXPECT_EQ(page.probes().heads.size(), 8u);
+  }
+}
+
+TEST(TrainingWorker, AnExperimentTrainedInTheWorkerIsTheExperimentThePageWouldHaveTrained) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_experiment(), "");  // running
+  ASSERT_EQ(alone.start_experiment(), "");
+  alone.set_experiment_running(false);
+  page.advance_frame();
+  ASSERT_TRUE(page.experiment_in_worker());
+  EXPECT_EQ(page.experiment()->steps_done(), 0);  // the page itself took no step
+  for (int rounds : {40, 60, 30}) page.receive(worker.train(rounds));
+  alone.step_experiment(130);
+  EXPECT_EQ(page.experiment()->steps_done(), 130);
+  EXPECT_EQ(page.experiment()->save_state(), alone.experiment()->save_state());  // the trainer under way too
+
+  const WorkerUpdate late = worker.train(5);
+  page.set_experiment_running(false);  // pause: it goes on later from the last update
+  EXPECT_FALSE(page.experiment_in_worker());
+  page.receive(late);
+  EXPECT_EQ(page.experiment()->steps_done(), 130);
+  page.advance_frame();
+  EXPECT_EQ(page.experiment()->steps_done(), 130);
+}
+
+TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
+  InProcessWorker worker;
+  FakeClock clock;
+  TrainingSession page(test_resources(), clock);
+  page.attach_worker(&worker);
+  ASSERT_EQ(page.start_experiment(), "");
+  page.advance_frame();
+  ASSERT_TRUE(page.experiment_in_worker());
+  // The worker's experiment, moved on to 3 steps before its end: every run but the last done
+  // (their results made up), the last one's trainer at step 997 (its losses made up).
+  WorkerRun near = worker.experiment_run;
+  training::HeadCountExperiment e = *page.experiment();
+  const std::size_t runs = e.runs().size();
+  std::vector<std::uint8_t> state = e.save_state();
+  const std::size_t header = 24, record = 12;
+  for (std::size_t r = 0; r < runs; ++r) {
+    const std::int32_t steps = r + 1 < runs ? kExperimentStepsPerRun : kExperimentStepsPerRun - 3;
+    const float loss = 3.0f + r;
+    const std::uint32_t done = r + 1 < runs;
+    std::memcpy(state.data() + header + r * record, &steps, 4);
+    std::memcpy(state.data() + header + r * record + 4, &loss, 4);
+    std::memcpy(state.data() + header + r * record + 8, &done, 4);
+  }
+  const std::uint64_t current = runs - 1;
+  std::memcpy(state.data() + 16, &current, 8);
+  const training::TrainerConfig last_config = training::head_count_run_config(e.base(), e.runs().back());
+  training::Trainer last = training::Trainer::create(last_config, test_resources().grammar).value();
+  const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kExperimentStepsPerRun - 3);
+  state.insert(state.end(), last_state.begin(), last_state.end());
+  near.state = state;
+  ASSERT_EQ(worker.session.take_over(near), "");
+
+  const WorkerUpdate update = worker.train(10);  // ends after three rounds
+  EXPECT_FALSE(worker.session.has_jobs());
+  page.receive(update);
+  EXPECT_TRUE(page.experiment()->done());
+  EXPECT_FALSE(page.experiment_running());
+  EXPECT_FALSE(page.experiment_in_worker());
+  EXPECT_EQ(page.experiment()->points().size(), 4u);
+  EXPECT_EQ(page.experiment()->points()[0].runs, 3);
+}
+
+}  // namespace
+}  // namespace headlab::app
