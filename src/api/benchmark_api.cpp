@@ -18,6 +18,7 @@
 #include "engine/analysis/redundancy.h"
 #include "engine/embedding.h"
 #include "engine/forward.h"
+#include "engine/training/trainer.h"
 
 namespace headlab::api {
 
@@ -40,6 +41,19 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
+
+}  // namespace
+
+double measure_training_steps_per_second(const training::Grammar& grammar, double seconds) {
+  Result<training::Trainer> trainer = training::Trainer::create(training::TrainerConfig{}, grammar);
+  if (!trainer.ok()) return 0.0;
+  trainer.value().step(3);  // buffers sized, caches warm
+  const Clock::time_point start = Clock::now();
+  const int steps = trainer.value().step_for(seconds);
+  return steps / std::max(1e-6, ms_since(start) / 1000.0);
+}
+
+namespace {
 
 struct Timing {
   double median_ms = 0.0;  // per run

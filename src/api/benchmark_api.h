@@ -16,6 +16,7 @@
 
 #include "app/controller.h"
 #include "engine/model.h"
+#include "engine/training/grammar.h"
 
 namespace headlab::api {
 
@@ -76,6 +77,10 @@ class LessonEdit {
 };
 
 // True for the ops of benchmark_op_names(): "benchmark", "benchmarkLesson", "benchmarkAnalysis".
+// A fresh default trainer's steps per second over about `seconds` of the wall clock (the training
+// tab's run is untouched): the trainBenchmark op.
+double measure_training_steps_per_second(const training::Grammar& grammar, double seconds);
+
 bool is_benchmark_op(const std::string& op);
 const std::vector<std::string>& benchmark_op_names();
 

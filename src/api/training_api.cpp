@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "api/benchmark_api.h"
 #include "api/reply.h"
 #include "app/dispatcher.h"
 #include "app/request_fields.h"
@@ -216,7 +217,7 @@ json op_train_benchmark(Dispatcher& d, const TrainingSession& session, RequestFi
   double seconds = 3.0;
   if (!f.number("seconds", 0.1, 60.0, seconds)) return failure(f.error());
   if (json refused = applied(d, {PrepareTraining{}}); !refused.is_null()) return refused;
-  return success({{"steps_per_second", session.measure_steps_per_second(seconds)}, {"seconds", seconds},
+  return success({{"steps_per_second", measure_training_steps_per_second(d.resources().grammar, seconds)}, {"seconds", seconds},
                   {"batch", training::TrainerConfig{}.batch_size}});
 }
 

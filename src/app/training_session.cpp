@@ -321,16 +321,6 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
   return {};
 }
 
-double TrainingSession::measure_steps_per_second(double seconds) const {
-  Result<training::Trainer> trainer = training::Trainer::create(training::TrainerConfig{}, *grammar_);
-  if (!trainer.ok()) return 0.0;
-  trainer.value().step(3);  // buffers sized, caches warm
-  // A benchmark measures the wall clock whatever clock the session was given.
-  const double start = steady_clock().now_seconds();
-  const int steps = trainer.value().step_for(seconds);
-  return steps / std::max(1e-9, steady_clock().now_seconds() - start);
-}
-
 const std::vector<std::string>& TrainingSession::relations() const {
   return grammar_->relations;
 }

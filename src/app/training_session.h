@@ -200,10 +200,6 @@ class TrainingSession {
   // example sentence the trained vocabulary covers (so the lab can score syntax), if there is one.
   std::string use_in_lab(Controller& controller) const;
 
-  // Trains a fresh default trainer for `seconds` and returns its steps per second (benchmark;
-  // the session's own run is untouched).
-  double measure_steps_per_second(double seconds) const;
-
   const std::string& error() const { return error_; }
   bool started() const { return trainer_.has_value(); }
   const TrainingSettings& settings() const { return settings_; }
