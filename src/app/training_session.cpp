@@ -178,7 +178,7 @@ lessons::TrainingReading TrainingSession::reading() const {
   }
   if (!trainer_ || timeline_.empty()) return out;
   const TimelineSample& sample = timeline_.back();
-  out.task = std::string(training::task_name(settings_.task));
+  out.task = settings_.task;
   out.steps = sample.step;
   out.sample = samples_taken_;
   std::vector<analysis::Label> labels;

@@ -194,7 +194,7 @@ const Goal* find_goal(const Goal& goal, GoalKind kind) {
 double training_goal_score(const Goal& goal, const TrainingReading& reading) {
   double best = NAN;
   if (goal.training_role == TrainingRole::experiment_head_counts) return reading.experiment_head_counts;  // whatever the run's task
-  if (reading.task != training::task_name(goal.training_task)) return best;
+  if (reading.task != goal.training_task) return best;
   if (goal.training_role == TrainingRole::distinct_roles) return reading.distinct_roles;  // of the whole model
   for (const TrainingHeadReading& head : reading.heads)
     if (head.layer == goal.layer && (goal.head < 0 || head.head == goal.head)) {

@@ -32,6 +32,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,7 +110,7 @@ struct TrainingHeadReading {
   float duplicate_token = 0.0f;  // induction task only
 };
 struct TrainingReading {
-  std::string task;  // "grammar" | "induction"
+  std::optional<training::Task> task;  // none before the first run
   int steps = 0;     // trainer steps at the sample
   std::uint64_t sample = 0;  // which sample of the session (counts up), so each is taken once
   std::vector<TrainingHeadReading> heads;  // layer-major

@@ -229,7 +229,7 @@ TEST(TrainingSession, InductionTaskSamplesEveryHeadsScoresOnRepeatedSequences) {
   EXPECT_EQ(session.phase_change_step(), -1);
   // The reading lesson goals see is the sample's.
   const lessons::TrainingReading reading = session.reading();
-  EXPECT_EQ(reading.task, "induction");
+  EXPECT_EQ(reading.task, training::Task::induction);
   EXPECT_EQ(reading.steps, 100);
   ASSERT_EQ(reading.heads.size(), 8u);
   EXPECT_EQ(reading.heads[5].layer, 1);
@@ -256,7 +256,7 @@ TEST(TrainingSession, FollowsEachTrainingRequestOnceAndGoalsReadIt) {
   EXPECT_EQ(session.settings().seed, 4u);
   EXPECT_TRUE(session.running());
   ASSERT_TRUE(state.training.has_value());
-  EXPECT_EQ(state.training->task, "induction");
+  EXPECT_EQ(state.training->task, training::Task::induction);
   EXPECT_EQ(state.training->steps, 0);
   session.step(100);
   session.set_running(false);
@@ -276,7 +276,7 @@ TEST(TrainingSession, FollowsEachTrainingRequestOnceAndGoalsReadIt) {
   controller.apply(RequestTraining{training::Task::grammar, 4, false, false});
   sync_training(controller, session);
   EXPECT_EQ(session.settings().task, training::Task::grammar);
-  EXPECT_EQ(state.training->task, "grammar");
+  EXPECT_EQ(state.training->task, training::Task::grammar);
 }
 
 TEST(TrainingSession, UseInLabBringsTheInductionModelWithASymbolSequence) {

@@ -89,6 +89,12 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   EXPECT_EQ(s.induction[0].prefix_matching, sample.induction[0].prefix_matching);
   EXPECT_EQ(s.spreads[0].distance, sample.spreads[0].distance);
   EXPECT_EQ(s.spreads[0].rows, 9);
+  // A label this build cannot read is refused, not taken for "mixed".
+  std::string unknown_label = encoded.header;
+  unknown_label.replace(unknown_label.find("syntactic:nsubj"), 15, "syntactic:xcomp");
+  const Result<WorkerUpdate> refused = decode_update(unknown_label, encoded.bytes.data(), encoded.bytes.size());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().find("heads[0][0]: unknown label"), std::string::npos) << refused.error();
 
   EXPECT_EQ(decode_update("[1]", nullptr, 0).error(), "training update: not a JSON object");
   EXPECT_EQ(decode_update(R"({"generation": 1, "error": "", "samples": [{"step": "x"}]})", nullptr, 0).error(),

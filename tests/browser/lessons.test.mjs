@@ -169,10 +169,10 @@ test('lesson 16 through real clicks: build the induction circuit with a preset, 
     assert.ok(r.y + r.height <= 720, `${id} is in view without scrolling`);
   }
   await click(page, 'lesson/show_me');
-  await frames(page, 10);
   training = await page.evaluate(() => window.headlab.trainState());
   assert.equal(training.running, true, 'Show me presses Play');
-  assert.ok(training.step > 0);
+  // The worker's first update brings the page its first steps (a few times a second).
+  await page.waitForFunction(() => window.headlab.trainState().step > 0, null, { timeout: 30000 });
   training = await page.evaluate(() => { window.headlab.trainPause(); return window.headlab.trainStep(1600 - window.headlab.trainState().step); });
   assert.equal(training.phase_change_step, 1500, 'seed 1 forms its induction head at step 1,500');
   await frames(page, 2);
