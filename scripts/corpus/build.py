@@ -7,7 +7,7 @@ PACKAGES_DIR holds one folder per package, each a `dpkg-deb -x` of its .deb, and
 paragraph a line) and OUT_DIR/stats.json.
 
 The held-out split takes whole documents (a Bible chapter, a WordNet synset, a fortune, a manual
-section, a man page): a document is held out when the SHA-256 of "source/name" read as a big-endian
+section, a help page, a man page): a document is held out when the SHA-256 of "source/name" read as a big-endian
 number is 0 mod 20 (about 5%). A line of training text that also occurs in the held-out text is
 dropped, and every line is kept once per split, so no held-out sentence is ever trained on.
 """
@@ -16,7 +16,7 @@ import json
 import pathlib
 import sys
 
-from docbook_html import html_documents
+from manual_html import html_documents
 from fortunes import fortune_documents
 from kjv import kjv_documents
 from manpage import manpage_documents
@@ -41,13 +41,15 @@ def english_documents(packages):
 
 
 def chinese_documents(packages):
-    reference = sorted((packages / "debian-reference-zh-cn/usr/share/debian-reference").glob("*.zh-cn.html"))
-    faq = sorted((packages / "debian-faq-zh-cn/usr/share/doc/debian/FAQ/zh-cn").glob("*.zh-cn.html"))
-    guide = sorted((packages / "maint-guide-zh-cn/usr/share/doc/maint-guide-zh-cn/html").glob("*.zh-cn.html"))
     return [
-        *html_documents(reference, "debian-reference-zh-cn"),
-        *html_documents(faq, "debian-faq-zh-cn"),
-        *html_documents(guide, "maint-guide-zh-cn"),
+        *html_documents(packages / "debian-reference-zh-cn/usr/share/debian-reference", "*.zh-cn.html",
+                        "debian-reference-zh-cn"),
+        *html_documents(packages / "debian-faq-zh-cn/usr/share/doc/debian/FAQ/zh-cn", "*.zh-cn.html",
+                        "debian-faq-zh-cn"),
+        *html_documents(packages / "maint-guide-zh-cn/usr/share/doc/maint-guide-zh-cn/html", "*.zh-cn.html",
+                        "maint-guide-zh-cn"),
+        *html_documents(packages / "libreoffice-help-zh-cn/usr/share/libreoffice/help/zh-CN/text", "**/*.html",
+                        "libreoffice-help-zh-cn"),
         *manpage_documents(packages / "manpages-zh/usr/share/man/zh_CN", "manpages-zh"),
     ]
 

@@ -1,8 +1,9 @@
-"""Chinese prose from the DocBook HTML of Debian's manuals (debian-reference, debian-faq, maint-guide).
+"""Chinese prose from HTML manuals: Debian's (DocBook: debian-reference, debian-faq, maint-guide)
+and LibreOffice's help pages.
 
 Kept: the text of paragraphs and list items, with inline code left in place (it is part of the
-sentence). Dropped: headings, navigation, tables of contents, tables, and <pre> blocks (commands,
-listings, file contents). Every h1-h3 heading starts a new document, so the held-out split takes
+sentence). Dropped: headings, navigation (page headers, footers, menus), tables of contents, tables,
+scripts, and <pre> blocks (commands, listings, file contents). Every h1-h3 heading starts a new document, so the held-out split takes
 whole sections.
 """
 import html.parser
@@ -12,7 +13,7 @@ from document import Document
 from text_lines import clean_lines
 
 SKIPPED_ELEMENTS = {"pre", "table", "script", "style", "head", "h1", "h2", "h3", "h4", "h5", "h6",
-                    "dt", "title"}
+                    "dt", "title", "header", "nav", "footer", "aside", "noscript", "button", "select"}
 SKIPPED_CLASSES = {"navheader", "navfooter", "toc", "list-of-tables", "list-of-figures"}
 BREAKS = {"p", "li", "dd", "div", "br", "blockquote", "td", "th", "dt", "ul", "ol", "dl"}
 SECTION_STARTS = {"h1", "h2", "h3"}
@@ -63,14 +64,16 @@ class _ProseParser(html.parser.HTMLParser):
         self._flush()
 
 
-def html_documents(paths, source):
+def html_documents(folder, pattern, source):
+    """One document per section of each file under `folder` matching `pattern` (recursive glob)."""
+    folder = pathlib.Path(folder)
     documents = []
-    for path in sorted(map(pathlib.Path, paths)):
+    for path in sorted(folder.glob(pattern)):
         parser = _ProseParser()
         parser.feed(path.read_text(encoding="utf-8", errors="replace"))
         parser.close()
         for index, paragraphs in enumerate(parser.sections):
             lines = clean_lines(paragraphs, "zh")
             if lines:
-                documents.append(Document(source, f"{path.name}#{index}", lines))
+                documents.append(Document(source, f"{path.relative_to(folder)}#{index}", lines))
     return documents
