@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -77,6 +78,21 @@ TEST(BpeReference, Gpt2IdsEqualGpt3EncoderOnTenThousandLines) {
   EXPECT_EQ(id_mismatches, 0);
   EXPECT_EQ(piece_mismatches, 0);
   EXPECT_EQ(round_trip_failures, 0);
+}
+
+// gpt-3-encoder looks a pair's rank up by the string `${left},${right}` (an array as an object key),
+// so two merges with the same such key would share a rank there. GPT-2's merges have none, which
+// is why ranks by token pair, as the engine keeps them, give its ids exactly.
+TEST(BpeReference, Gpt2MergesNeverShareGpt3EncodersCommaJoinedKey) {
+  const std::string dir = HEADLAB_GPT2_TOKENIZER_DIR;
+  const auto tokenizer = read_gpt2_tokenizer(read_file(dir + "/encoder.json"), read_file(dir + "/vocab.bpe"));
+  ASSERT_TRUE(tokenizer.ok()) << tokenizer.error();
+  const BpeTokenizer& t = tokenizer.value();
+  EXPECT_EQ(t.merges.size(), 50000u);
+  EXPECT_EQ(t.tokens.size(), 50257u);
+  std::set<std::string> keys;
+  for (const auto& [left, right] : t.merges)
+    EXPECT_TRUE(keys.insert(t.tokens[left] + "," + t.tokens[right]).second) << t.tokens[left] << " " << t.tokens[right];
 }
 
 }  // namespace

@@ -111,7 +111,7 @@ std::string serialize_bpe_file(const BpeTokenizer& tokenizer) {
                     {"pre_tokenizer", std::string(enum_name(kPreTokenizerNames, tokenizer.pre_tokenizer))},
                     {"tokens", tokenizer.tokens},
                     {"merges", std::move(merges)}};
-  return doc.dump();
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace headlab::bpe
