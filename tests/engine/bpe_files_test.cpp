@@ -2,12 +2,14 @@
 // broken files, each refused with a message that names what is wrong.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "bpe_test_util.h"
+#include "engine/assets.h"
 #include "engine/bpe/bpe_files.h"
 
 namespace headlab::bpe {
@@ -135,6 +137,20 @@ TEST(Gpt2Files, BrokenFilesAreRefusedWithTheLineOrTokenNamed) {
     const auto read = read_gpt2_tokenizer(c.encoder, c.vocab);
     ASSERT_FALSE(read.ok()) << c.message;
     EXPECT_EQ(read.error().rfind(c.message, 0), 0u) << read.error();
+  }
+}
+
+// Every vocabulary the app ships reads, under the name of its file (headlab-cli tokenize --tokenizer NAME).
+TEST(BpeFile, EveryShippedTokenizerReads) {
+  const std::filesystem::path folder = assets_root() + "/tokenizers";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    if (entry.path().extension() != ".json") continue;
+    const auto text = read_asset("tokenizers/" + entry.path().filename().string());
+    ASSERT_TRUE(text.has_value()) << entry.path();
+    const auto read = parse_bpe_file(*text);
+    ASSERT_TRUE(read.ok()) << entry.path() << ": " << read.error();
+    EXPECT_EQ(read.value().name, entry.path().stem().string());
   }
 }
 
