@@ -1,7 +1,7 @@
 // Writes what the C++ BPE tests compare against, all computed by code HeadLab did not write:
 //   bpe_cases.jsonl   one JSON array a line: [text, ids, gpt2 pieces, gpt2-cjk pieces] where ids come
 //                     from the npm package gpt-3-encoder's encode() and the pieces from Node's own
-//                     regular expressions (GPT-2's pattern; the gpt2-cjk pattern of pre_tokenizer.h);
+//                     regular expression (GPT-2's pattern; for gpt2-cjk on each stretch between CJK characters);
 //   char_classes.txt  one letter per code point 0..0x10FFFF: L (\p{L}), N (\p{N}), S (\s), O (other),
 //                     as Node's `u`-flag regular expressions class them.
 // The lines are generated from a fixed seed, so every run writes the same files.
@@ -86,21 +86,32 @@ function line() {
 }
 
 const fixed = ['', ' ', '  ', 'a', 'Hello world', "it's here, isn't it? They'll've", 'a  b', 'a   b', 'a \tb', '\t\ta',
-  'end   ', 'x\n\n\ny', '  !', ' 中', '  中', '中 文', '\u3000中\u3000', 'ab１２cd', '１２３abc', "'s'S's", "I'M FINE",
+  'end   ', 'x\n\n\ny', '  !', ' 中', '  中', '中 文', 'a \t中', '使用 apt 命令', 'x\n\n中', '\u3000中\u3000',
+  'ab１２cd', '１２３abc', "'s'S's", "I'M FINE",
   '我喜欢自然语言处理。', 'Hello, 世界! 👋🏽', '1234567890', '3.14 + 2.71 = 5.85', 'ﬁne ﬂow', '👩‍👩‍👧 family',
   'naïve café', 'e\u0301e\u0301', '\u0301\u0301a', '  \u00a0 x', 'tab\there', 'new\r\nline', '<|endoftext|>The',
   '   leading spaces', 'trailing spaces   ', '!!!???', '……', '— dash —', 'مرحبا بالعالم', 'שָׁלוֹם'];
 const texts = [...fixed];
 while (texts.length < lineCount) texts.push(line());
 
-const C = '[\\u3400-\\u4DBF\\u4E00-\\u9FFF\\uF900-\\uFAFF\\u{20000}-\\u{2FA1F}\\u3000-\\u303F\\uFF00-\\uFFEF]';
-const gpt2Pattern = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
-const cjkPattern = new RegExp(`${C}|'s|'t|'re|'ve|'m|'ll|'d| ?(?:(?!${C})\\p{L})+| ?(?:(?!${C})\\p{N})+` +
-  `| ?(?:(?!${C})[^\\s\\p{L}\\p{N}])+|(?:(?!${C})\\s)+(?!\\S|${C})|(?:(?!${C})\\s)+`, 'gu');
 const pieces = (text, pattern) => Array.from(text.matchAll(pattern), (m) => m[0]);
+// gpt2-cjk: each CJK character a piece, GPT-2's pattern on each stretch between them.
+const cjk = /[\u3400-\u4DBF\u4E00-\u9FFF\uF900-\uFAFF\u{20000}-\u{2FA1F}\u3000-\u303F\uFF00-\uFFEF]/u;
+const gpt2Pattern = /'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+/gu;
+function cjkPieces(text) {
+  const out = [];
+  let stretch = '';
+  for (const ch of text) {
+    if (!cjk.test(ch)) { stretch += ch; continue; }
+    out.push(...pieces(stretch, gpt2Pattern), ch);
+    stretch = '';
+  }
+  out.push(...pieces(stretch, gpt2Pattern));
+  return out;
+}
 
 fs.mkdirSync(outDir, { recursive: true });
-const out = texts.map((text) => JSON.stringify([text, encode(text), pieces(text, gpt2Pattern), pieces(text, cjkPattern)]));
+const out = texts.map((text) => JSON.stringify([text, encode(text), pieces(text, gpt2Pattern), cjkPieces(text)]));
 fs.writeFileSync(path.join(outDir, 'bpe_cases.jsonl'), out.join('\n') + '\n');
 
 const L = /\p{L}/u, N = /\p{N}/u, S = /\s/u;

@@ -90,7 +90,9 @@ TEST(PreTokenizer, Gpt2CjkKeepsEachCjkCharacterApart) {
   const PreTokenizer cjk = PreTokenizer::Gpt2Cjk;
   EXPECT_EQ(pieces("我喜欢。", cjk), (Strings{"我", "喜", "欢", "。"}));
   EXPECT_EQ(pieces(" 中", cjk), (Strings{" ", "中"}));
-  EXPECT_EQ(pieces("  中", cjk), (Strings{" ", " ", "中"}));     // 中 counts as \S
+  EXPECT_EQ(pieces("  中", cjk), (Strings{"  ", "中"}));          // 中 ends the stretch, as the text's end would
+  EXPECT_EQ(pieces("使用 apt 命令", cjk), (Strings{"使", "用", " apt", " ", "命", "令"}));
+  EXPECT_EQ(pieces("a \t中 b", cjk), (Strings{"a", " \t", "中", " b"}));
   EXPECT_EQ(pieces("ab１２cd", cjk), (Strings{"ab", "１", "２", "cd"}));
   EXPECT_EQ(pieces("a\u3000\u3000b", cjk), (Strings{"a", "\u3000", "\u3000", "b"}));
   EXPECT_EQ(pieces("Hello 世界!", cjk), (Strings{"Hello", " ", "世", "界", "!"}));

@@ -69,9 +69,10 @@ std::size_t piece_at(const std::vector<Char>& chars, std::size_t i) {
     if (space_first && chars[i + 1].kind == run) return run_end(chars, i + 1, run) - i;
   }
   // "\s+(?!\S)": the run of spaces, less its last one when something other than space follows;
-  // "\s+" when that leaves nothing.
+  // "\s+" when that leaves nothing. A CJK character ends the stretch the pattern sees, as the text's
+  // end would.
   const std::size_t end = run_end(chars, i, Kind::Space);
-  if (end == chars.size() || end - i == 1) return end - i;
+  if (end == chars.size() || chars[end].kind == Kind::Cjk || end - i == 1) return end - i;
   return end - 1 - i;
 }
 

@@ -3,10 +3,11 @@
 // crosses a piece boundary).
 //   "gpt2"      GPT-2's pattern, by hand (no regex engine), with JavaScript's classes (unicode_classes.h):
 //               's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-//   "gpt2-cjk"  the same, except that a CJK character (is_cjk_piece) is always a piece of its own: it
-//               leaves the classes \p{L}, \p{N} and \s and counts as \S. As one JavaScript regex:
-//               C|'s|'t|'re|'ve|'m|'ll|'d| ?(?:(?!C)\p{L})+| ?(?:(?!C)\p{N})+| ?(?:(?!C)[^\s\p{L}\p{N}])+
-//               |(?:(?!C)\s)+(?!\S|C)|(?:(?!C)\s)+       (flag u; C = the CJK ranges as a class)
+//   "gpt2-cjk"  the same, except that a CJK character (is_cjk_piece) is always a piece of its own: the
+//               text is cut at each one, and GPT-2's pattern splits each stretch between them, the
+//               stretch's end counting as the end of the text. So white space just before a CJK
+//               character is one piece ("a  中" -> "a", "  ", "中"), and " 中" is " ", "中". This is the
+//               split scripts/tokenizer/pretokenize.py trains HeadLab's vocabularies with.
 // Bytes that are not well-formed UTF-8 each count as one character of the last class ([^\s\p{L}\p{N}]),
 // as U+FFFD would: no byte is dropped, so the pieces always cover the text exactly.
 #include <cstddef>
