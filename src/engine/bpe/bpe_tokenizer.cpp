@@ -22,6 +22,7 @@ struct Candidate {
   int position;  // the left symbol's index in the piece
   int left;
   int right;
+  int merged;  // the rule's result
   bool operator>(const Candidate& other) const {
     return rank != other.rank ? rank > other.rank : position > other.position;
   }
@@ -41,7 +42,7 @@ void push_candidate(const BpeTokenizer& tokenizer, MergeWork& work, int position
   if (position < 0 || work.next[position] < 0) return;
   const int left = work.id[position], right = work.id[work.next[position]];
   const auto rule = tokenizer.rules.find(pair_key(left, right));
-  if (rule != tokenizer.rules.end()) work.queue.push({rule->second.rank, position, left, right});
+  if (rule != tokenizer.rules.end()) work.queue.push({rule->second.rank, position, left, right, rule->second.merged});
 }
 
 // Merges one piece's bytes. Equal, step for step, to the textbook loop (find the lowest-ranked
@@ -68,11 +69,10 @@ void merge_piece(const BpeTokenizer& tokenizer, std::string_view bytes, MergeWor
       work.round.push_back(work.queue.top());
       work.queue.pop();
     }
-    const int merged = tokenizer.rules.at(pair_key(work.round.front().left, work.round.front().right)).merged;
     for (const Candidate& c : work.round) {
       const int p = c.position, q = work.next[p];
       if (work.id[p] != c.left || q < 0 || work.id[q] != c.right) continue;  // an earlier merge took a part
-      work.id[p] = merged;
+      work.id[p] = c.merged;
       work.id[q] = -1;
       work.next[p] = work.next[q];
       if (work.next[q] >= 0) work.prev[work.next[q]] = p;
