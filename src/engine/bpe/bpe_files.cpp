@@ -22,7 +22,8 @@ bool split_merge(std::string_view line, Merge& merge) {
 }
 
 std::string merge_shape_error(std::string_view line) {
-  return "expected two tokens separated by one space (got " + json(std::string(line)).dump(-1, ' ', false, json::error_handler_t::replace) + ")";
+  const std::string shown = json(std::string(line)).dump(-1, ' ', false, json::error_handler_t::replace);
+  return "expected two tokens separated by one space (got " + shown + ")";
 }
 
 }  // namespace
@@ -82,7 +83,8 @@ Result<BpeTokenizer> parse_bpe_file(std::string_view json_text) {
   std::string format, name;
   PreTokenizer pre_tokenizer = PreTokenizer::Gpt2;
   if (!r.string(r.field(doc, "", "format"), "format", format)) return R::failure(r.error());
-  if (format != kBpeFileFormat) return R::failure(std::string("format: expected \"") + kBpeFileFormat + "\"" + JsonReader::shown(&doc["format"]));
+  if (format != kBpeFileFormat)
+    return R::failure(std::string("format: expected \"") + kBpeFileFormat + "\"" + JsonReader::shown(&doc["format"]));
   if (!r.string(r.field(doc, "", "name"), "name", name, true, 64) ||
       !r.one_of(r.field(doc, "", "pre_tokenizer"), "pre_tokenizer", kPreTokenizerNames, pre_tokenizer))
     return R::failure(r.error());
