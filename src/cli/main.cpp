@@ -4,6 +4,8 @@
 //   headlab-cli train [options]      train on the grammar's language, write a model + manifest;
 //                                    --task induction: on repeated random segments
 //                                    (options: headlab-cli train --help; docs/training.md)
+//   headlab-cli tokenize --tokenizer gpt2|FILE.json|NAME --text "..."
+//                                    a byte-level BPE's {"ids": [...], "tokens": [...]}
 // Exit status 0 on success; 1 with a one-line message on stderr for bad input; 2 for bad usage.
 #include <fstream>
 #include <iostream>
@@ -12,12 +14,14 @@
 #include <vector>
 
 #include "cli/forward_command.h"
+#include "cli/tokenize_command.h"
 #include "cli/train_command.h"
 
 namespace {
 
 int usage() {
-  std::cerr << "usage: headlab-cli forward MODEL.json|-\n       headlab-cli train [options]\n";
+  std::cerr << "usage: headlab-cli forward MODEL.json|-\n       headlab-cli train [options]\n"
+               "       headlab-cli tokenize --tokenizer gpt2|FILE.json|NAME --text \"...\"\n";
   return 2;
 }
 
@@ -54,6 +58,7 @@ int main(int argc, char** argv) {
     std::cout << output << "\n";
     return 0;
   }
+  if (command == "tokenize") return headlab::cli::run_tokenize(std::vector<std::string>(argv + 2, argv + argc));
   if (command == "train") return headlab::cli::run_train(std::vector<std::string>(argv + 2, argv + argc));
   return usage();
 }
