@@ -27,19 +27,28 @@ struct HeadWeights {
   Matrix W_Q;  // (d_model, d_k)
   Matrix W_K;  // (d_model, d_k)
   Matrix W_V;  // (d_model, d_v)
+  // Biases of checkpoints that have them (GPT-2): Q = X W_Q + b_Q. (1, d_k), (1, d_k), (1, d_v);
+  // empty in every model HeadLab makes or trains.
+  RowVector b_Q{}, b_K{}, b_V{};
   bool pruned = false;  // a pruned head contributes a zero block to the concatenation
 };
+
+// ReLU, or GELU in its tanh form as GPT-2 computes it: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+// (Hendrycks and Gimpel 2016).
+enum class Activation { relu, gelu_tanh };
 
 struct FeedForward {
   Matrix W_1;     // (d_model, d_ff)
   RowVector b_1;  // (1, d_ff)
   Matrix W_2;     // (d_ff, d_model)
   RowVector b_2;  // (1, d_model)
+  Activation activation = Activation::relu;
 };
 
 struct Layer {
   std::vector<HeadWeights> heads;
   Matrix W_O;  // (head_count * d_v, d_model)
+  RowVector b_O{};  // (1, d_model) added to Concat(Z) W_O in checkpoints that have it; empty: none
   int d_k = 0;
   int d_v = 0;
   bool residual = false;
@@ -69,7 +78,20 @@ struct Model {
   std::vector<std::string> vocab;
   Matrix token_embedding;  // (vocab.size(), d_model)
   RowVector output_bias;   // (1, vocab.size()) logits = output token_embedding^T / sqrt(d_model) + output_bias
+  // GPT-2's final LayerNorm (ln_f), applied to the last layer's output before the unembedding, and
+  // its plain tied unembedding: logits = ln_f(output) token_embedding^T (no scale, no bias). Empty
+  // in HeadLab's own models.
+  RowVector final_gamma{}, final_beta{};
 };
+
+// A checkpoint's shape (GPT-2 and kin), beyond what the lab lets a learner build by hand.
+inline constexpr int kMaxCheckpointLayers = 48;
+inline constexpr int kMaxCheckpointHeads = 32;
+inline constexpr int kMaxCheckpointDModel = 2048;
+inline constexpr int kMaxCheckpointPositions = 2048;
+
+// True for models read from a checkpoint in GPT-2's form (they carry its biases and final norm).
+inline bool is_checkpoint_model(const Model& model) { return model.final_gamma.size() > 0; }
 
 // A fresh model: `layer_count` attention-only layers of `head_count` heads with d_k = d_v =
 // max(1, d_model / head_count), seeded random W_Q/W_K/W_V and W_O = identity-like.
