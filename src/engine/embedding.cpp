@@ -170,7 +170,7 @@ Matrix embed(const Tokens& tokens, const Model& model) {
     }
     return X;
   }
-  if (!model.vocab.empty() || is_checkpoint_model(model)) {
+  if (has_learned_embedding(model)) {
     // Learned embedding (trained models, checkpoints): the token's row of the table, then positions.
     for (int i = 0; i < n; ++i) {
       const int index = tokens[i].id >= 0 ? tokens[i].id : vocabulary_index(model, tokens[i].key);

@@ -160,6 +160,7 @@ Gpt2CheckpointReader::Gpt2CheckpointReader(SafetensorsIndex index, const Gpt2Con
   model_.embedding = Embedding::random;
   model_.positional = Positional::learned;
   model_.causal = true;
+  model_.tokenizer = "gpt2";
   model_.layers.resize(config.layer_count);
   for (Layer& layer : model_.layers) {
     layer.heads.resize(h);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "enum_names.h"
 #include "matrix.h"
 
 namespace headlab {
@@ -17,6 +18,11 @@ namespace headlab {
 enum class Embedding { named_features, random, symbols };
 enum class Positional { sinusoidal, learned, none };
 enum class Norm { none, pre, post };
+
+// The names model files and the JS API use for them.
+inline constexpr EnumName<Positional> kPositionalNames[] = {
+    {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
+inline constexpr EnumName<Norm> kNormNames[] = {{"none", Norm::none}, {"pre", Norm::pre}, {"post", Norm::post}};
 
 inline constexpr int kMaxLayers = 6;
 inline constexpr int kMaxHeads = 16;
@@ -36,6 +42,7 @@ struct HeadWeights {
 // ReLU, or GELU in its tanh form as GPT-2 computes it: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
 // (Hendrycks and Gimpel 2016).
 enum class Activation { relu, gelu_tanh };
+inline constexpr EnumName<Activation> kActivationNames[] = {{"relu", Activation::relu}, {"gelu_tanh", Activation::gelu_tanh}};
 
 struct FeedForward {
   Matrix W_1;     // (d_model, d_ff)
@@ -76,6 +83,9 @@ struct Model {
   // token's input row is token_embedding.row(index of its key in vocab, else of "[UNK]") plus the
   // positional encoding, instead of the named or random vector.
   std::vector<std::string> vocab;
+  // The byte-level BPE whose token ids the model reads ("text", "gpt2"; engine/bpe), its ids then
+  // the rows of token_embedding (Token::id); empty for models that read words.
+  std::string tokenizer;
   Matrix token_embedding;  // (vocab.size(), d_model)
   RowVector output_bias;   // (1, vocab.size()) logits = output token_embedding^T / sqrt(d_model) + output_bias
   // GPT-2's final LayerNorm (ln_f), applied to the last layer's output before the unembedding, and
@@ -92,6 +102,8 @@ inline constexpr int kMaxCheckpointPositions = 2048;
 
 // True for models read from a checkpoint in GPT-2's form (they carry its biases and final norm).
 inline bool is_checkpoint_model(const Model& model) { return model.final_gamma.size() > 0; }
+// True for models whose input rows come from token_embedding (trained models and BPE models).
+inline bool has_learned_embedding(const Model& model) { return !model.vocab.empty() || !model.tokenizer.empty(); }
 
 // A fresh model: `layer_count` attention-only layers of `head_count` heads with d_k = d_v =
 // max(1, d_model / head_count), seeded random W_Q/W_K/W_V and W_O = identity-like.

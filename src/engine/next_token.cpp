@@ -8,7 +8,7 @@ namespace headlab {
 
 bool has_predictions(const Model& model) {
   return model.token_embedding.rows() > 0 && model.token_embedding.cols() == model.d_model &&
-         (!model.vocab.empty() || is_checkpoint_model(model));
+         has_learned_embedding(model);
 }
 
 Matrix next_token_logits(const Model& model, const Trace& trace) {

@@ -1,6 +1,7 @@
 #include "safetensors.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -51,6 +52,29 @@ float half_to_float(std::uint16_t h) {
   return out;
 }
 
+std::uint32_t float_bits(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+std::uint16_t float_to_half(float value) {
+  const std::uint32_t bits = float_bits(value);
+  const std::uint16_t sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
+  const std::uint32_t magnitude = bits & 0x7FFFFFFFu;
+  if (magnitude > 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7E00u);  // NaN
+  if (magnitude >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // rounds past 65504: infinity
+  if (magnitude < 0x38800000u) {
+    // Subnormal half (or zero): the value in units of 2^-24, rounded to nearest even.
+    const float scaled = std::fabs(value) * 16777216.0f;
+    return static_cast<std::uint16_t>(sign | static_cast<std::uint16_t>(std::nearbyint(scaled)));
+  }
+  // Normal: rebias the exponent, round the 13 dropped mantissa bits to nearest even.
+  const std::uint32_t rebased = magnitude - (112u << 23);
+  const std::uint32_t rounded = rebased + 0x0FFFu + ((rebased >> 13) & 1u);
+  return static_cast<std::uint16_t>(sign | (rounded >> 13));
+}
+
 float bits_to_float(std::uint32_t bits) {
   float out;
   std::memcpy(&out, &bits, sizeof out);
@@ -94,7 +118,12 @@ Result<SafetensorsIndex> read_safetensors_index(std::string_view header_json, st
   if (doc.is_discarded() || !doc.is_object()) return R::failure("the safetensors header is not a JSON object");
   JsonReader r;
   for (const auto& [name, entry] : doc.items()) {
-    if (name == "__metadata__") continue;
+    if (name == "__metadata__") {
+      if (!entry.is_object()) return R::failure("__metadata__: expected an object of strings");
+      for (const auto& [key, value] : entry.items())
+        if (value.is_string()) index.metadata.emplace_back(key, value.get<std::string>());
+      continue;
+    }
     const std::string path = json_path("", name);
     TensorEntry t;
     t.name = name;
@@ -176,6 +205,55 @@ void decode_tensor(TensorType type, const std::uint8_t* bytes, std::size_t count
       break;
     case TensorType::other: break;
   }
+}
+
+void encode_tensor(TensorType type, const float* values, std::size_t count, std::vector<std::uint8_t>& out) {
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint32_t bits = 0;
+    int bytes = 4;
+    if (type == TensorType::f32) {
+      bits = float_bits(values[i]);
+    } else if (type == TensorType::f16) {
+      bits = float_to_half(values[i]);
+      bytes = 2;
+    } else {
+      const std::uint32_t f = float_bits(values[i]);
+      bits = (f & 0x7FFFFFFFu) > 0x7F800000u ? ((f >> 16) | 0x40u) : (f + 0x7FFFu + ((f >> 16) & 1u)) >> 16;
+      bytes = 2;
+    }
+    for (int b = 0; b < bytes; ++b) out.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+  }
+}
+
+std::vector<std::uint8_t> write_safetensors(const std::vector<TensorToWrite>& tensors, TensorType type,
+                                            const std::vector<std::pair<std::string, std::string>>& metadata) {
+  const char* dtype = type == TensorType::f32 ? "F32" : type == TensorType::f16 ? "F16" : "BF16";
+  json header = json::object();
+  std::uint64_t offset = 0;
+  for (const TensorToWrite& t : tensors) {
+    std::uint64_t count = 1;
+    for (std::int64_t d : t.shape) count *= static_cast<std::uint64_t>(d);
+    const std::uint64_t bytes = count * static_cast<std::uint64_t>(tensor_element_bytes(type));
+    header[t.name] = {{"dtype", dtype}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+    offset += bytes;
+  }
+  if (!metadata.empty()) {
+    json meta = json::object();
+    for (const auto& [key, value] : metadata) meta[key] = value;
+    header["__metadata__"] = meta;
+  }
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');  // the data starts 8-byte aligned
+  std::vector<std::uint8_t> out;
+  out.reserve(8 + text.size() + offset);
+  for (int b = 0; b < 8; ++b) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(text.size()) >> (8 * b)));
+  out.insert(out.end(), text.begin(), text.end());
+  for (const TensorToWrite& t : tensors) {
+    std::uint64_t count = 1;
+    for (std::int64_t d : t.shape) count *= static_cast<std::uint64_t>(d);
+    encode_tensor(type, t.values, static_cast<std::size_t>(count), out);
+  }
+  return out;
 }
 
 TensorStream::TensorStream(const SafetensorsIndex& index, const std::vector<std::string>& wanted, Done on_tensor)

@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "result.h"
@@ -34,6 +35,7 @@ struct TensorEntry {
 struct SafetensorsIndex {
   std::uint64_t header_bytes = 0;    // 8 + N: where the data starts
   std::vector<TensorEntry> tensors;  // in file order (by begin)
+  std::vector<std::pair<std::string, std::string>> metadata;  // __metadata__'s string members
   // nullptr when there is no tensor of that name.
   const TensorEntry* find(std::string_view name) const;
 };
@@ -51,6 +53,18 @@ int tensor_element_bytes(TensorType type);
 // `count` little-endian elements of `type` at `bytes` as floats (F16 subnormals, infinities and
 // NaN kept as such; BF16 is the top half of a float).
 void decode_tensor(TensorType type, const std::uint8_t* bytes, std::size_t count, float* out);
+// The other way: floats as little-endian F32, F16 or BF16 (rounded to nearest, ties to even), appended to `out`.
+void encode_tensor(TensorType type, const float* values, std::size_t count, std::vector<std::uint8_t>& out);
+
+struct TensorToWrite {
+  std::string name;
+  std::vector<std::int64_t> shape;
+  const float* values = nullptr;  // product of shape
+};
+// A whole safetensors file: the tensors in the order given, each as `type`, and `metadata` in
+// __metadata__.
+std::vector<std::uint8_t> write_safetensors(const std::vector<TensorToWrite>& tensors, TensorType type,
+                                            const std::vector<std::pair<std::string, std::string>>& metadata);
 
 // Feeds a file's bytes, in order and in pieces of any size, into float tensors. Each wanted tensor
 // is decoded as its bytes arrive; `on_tensor` hears of each one once it is complete.

@@ -126,6 +126,7 @@ Result<Trainer> Trainer::create_with(const TrainerConfig& config, const Grammar*
                                                : t.corpus_ ? t.corpus_->vocabulary
                                                            : induction_vocabulary(config.induction.symbol_count);
   t.model_ = make_trainable_model(config.architecture, vocabulary, config.seed);
+  if (t.corpus_) t.model_.tokenizer = t.corpus_->tokenizer;
   t.gradient_ = zero_like(t.model_);
   t.adam_ = make_adam_state(t.model_);
   t.data_rng_ = Rng(stream_seed(config.seed, 0xDA7A));
