@@ -121,6 +121,12 @@ int vocabulary_index(const Model& model, const std::string& key) {
   return unknown;
 }
 
+Matrix embed_token_ids(const std::vector<int>& ids, const Model& model) {
+  Tokens tokens(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) tokens[i].id = ids[i];
+  return embed(tokens, model);
+}
+
 Matrix embed(const Tokens& tokens, const Model& model) {
   const int n = static_cast<int>(tokens.size());
   Matrix X = Matrix::Zero(n, model.d_model);
@@ -164,10 +170,10 @@ Matrix embed(const Tokens& tokens, const Model& model) {
     }
     return X;
   }
-  if (!model.vocab.empty()) {
-    // Learned embedding (trained models): the word's row of the table, then positional encoding.
+  if (has_learned_embedding(model)) {
+    // Learned embedding (trained models, checkpoints): the token's row of the table, then positions.
     for (int i = 0; i < n; ++i) {
-      const int index = vocabulary_index(model, tokens[i].key);
+      const int index = tokens[i].id >= 0 ? tokens[i].id : vocabulary_index(model, tokens[i].key);
       if (index >= 0 && index < model.token_embedding.rows() && model.token_embedding.cols() == model.d_model)
         X.row(i) = model.token_embedding.row(index);
     }

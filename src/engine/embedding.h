@@ -80,5 +80,7 @@ int vocabulary_index(const Model& model, const std::string& key);
 // Builds X (n, d_model) for the annotated tokens. A model with a vocabulary (trained) uses its
 // learned token_embedding rows plus the positional encoding, whatever `embedding` says.
 Matrix embed(const Tokens& tokens, const Model& model);
+// X for a subword model's token ids (rows of its token embedding; an id out of range gives a zero row).
+Matrix embed_token_ids(const std::vector<int>& ids, const Model& model);
 
 }  // namespace headlab

@@ -76,6 +76,22 @@ bool block_is_positive_zero(const Block& block) {
   return true;
 }
 
+bool same_bias(const RowVector& a, const RowVector& b) {
+  return a.size() == b.size() &&
+         (a.size() == 0 || std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0);
+}
+
+// out = X W (+ b when the checkpoint has a bias).
+void project(const Matrix& X, const Matrix& W, const RowVector& b, Matrix& out) {
+  out.noalias() = X * W;
+  if (b.size() > 0) out.rowwise() += b;
+}
+
+void gelu_tanh(Matrix& x) {
+  constexpr float kSqrtTwoOverPi = 0.7978845608028654f;
+  x = x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::tanh(kSqrtTwoOverPi * (v + 0.044715f * v * v * v))); });
+}
+
 // Softmax of Q K^T / sqrt(d_k) (masked when causal) into out.logits and out.attention.
 void attend(const HeadWeights& head, bool causal, HeadTrace& out) {
   const float inv_sqrt_dk = 1.0f / std::sqrt(static_cast<float>(head.W_Q.cols()));
@@ -94,20 +110,22 @@ void attend(const HeadWeights& head, bool causal, HeadTrace& out) {
 // keeps K and V. Each product is computed the same way on every path, so a state reached by any
 // sequence of edits has the same bits. Returns whether the head's attention or Z changed.
 bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool causal, HeadTrace& out) {
-  const bool new_Q = !same_input || !bit_equal(out.source_W_Q, head.W_Q);
-  const bool new_K = !same_input || !bit_equal(out.source_W_K, head.W_K);
-  const bool new_V = !same_input || !bit_equal(out.source_W_V, head.W_V);
+  const bool new_Q = !same_input || !bit_equal(out.source_W_Q, head.W_Q) || !same_bias(out.source_b_Q, head.b_Q);
+  const bool new_K = !same_input || !bit_equal(out.source_W_K, head.W_K) || !same_bias(out.source_b_K, head.b_K);
+  const bool new_V = !same_input || !bit_equal(out.source_W_V, head.W_V) || !same_bias(out.source_b_V, head.b_V);
   const bool new_attention = new_Q || new_K || out.source_causal != causal;
   if (!new_attention && !new_V) return false;
-  if (new_Q) out.Q.noalias() = X * head.W_Q;
-  if (new_K) out.K.noalias() = X * head.W_K;
-  if (new_V) out.V.noalias() = X * head.W_V;
+  if (new_Q) project(X, head.W_Q, head.b_Q, out.Q);
+  if (new_K) project(X, head.W_K, head.b_K, out.K);
+  if (new_V) project(X, head.W_V, head.b_V, out.V);
   if (new_attention) attend(head, causal, out);
   out.Z.noalias() = out.attention * out.V;
   // Copied only when different: after a new input the weights are usually the same, and reading
   // them costs less than writing them.
   for (auto [source, weights] : {std::pair{&out.source_W_Q, &head.W_Q}, {&out.source_W_K, &head.W_K}, {&out.source_W_V, &head.W_V}})
     if (!bit_equal(*source, *weights)) *source = *weights;
+  for (auto [source, bias] : {std::pair{&out.source_b_Q, &head.b_Q}, {&out.source_b_K, &head.b_K}, {&out.source_b_V, &head.b_V}})
+    if (!same_bias(*source, *bias)) *source = *bias;
   out.source_causal = causal;
   return true;
 }
@@ -115,7 +133,8 @@ bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool
 void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matrix& out) {
   hidden.noalias() = in * ffn.W_1;
   hidden.rowwise() += ffn.b_1;
-  hidden = hidden.cwiseMax(0.0f);  // ReLU
+  if (ffn.activation == Activation::gelu_tanh) gelu_tanh(hidden);
+  else hidden = hidden.cwiseMax(0.0f);
   out.noalias() = hidden * ffn.W_2;
   out.rowwise() += ffn.b_2;
 }
@@ -123,9 +142,9 @@ void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matr
 }  // namespace
 
 void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out) {
-  out.Q.noalias() = X * head.W_Q;
-  out.K.noalias() = X * head.W_K;
-  out.V.noalias() = X * head.W_V;
+  project(X, head.W_Q, head.b_Q, out.Q);
+  project(X, head.W_K, head.b_K, out.K);
+  project(X, head.W_V, head.b_V, out.V);
   attend(head, causal, out);
   out.Z.noalias() = out.attention * out.V;
 }
@@ -177,9 +196,12 @@ void forward_layers(const Model& model, const Matrix& X, Trace& trace, std::size
         ++active_heads;
       }
     if (active_heads > 0) lt.mean_attention /= static_cast<float>(active_heads);
-    if (!same_concat || !bit_equal(lt.source_W_O, layer.W_O) || lt.attention_output.rows() != n) {
+    if (!same_concat || !bit_equal(lt.source_W_O, layer.W_O) || !same_bias(lt.source_b_O, layer.b_O) ||
+        lt.attention_output.rows() != n) {
       lt.attention_output.noalias() = lt.concat * layer.W_O;
+      if (layer.b_O.size() > 0) lt.attention_output.rowwise() += layer.b_O;
       lt.source_W_O = layer.W_O;
+      lt.source_b_O = layer.b_O;
     }
     // Attention sub-layer: residual and norm.
     if (layer.residual) lt.hidden = *layer_in + lt.attention_output;

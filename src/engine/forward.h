@@ -24,6 +24,7 @@ struct HeadTrace {
   // The weights and mask this trace was computed with (its input is LayerTrace::input): forward()
   // keeps a head whose input, weights and mask are bit-equal to these.
   Matrix source_W_Q, source_W_K, source_W_V;
+  RowVector source_b_Q, source_b_K, source_b_V;
   bool source_causal = false;
 };
 
@@ -36,6 +37,7 @@ struct LayerTrace {
   Matrix hidden;            // (n, d_model) after the attention sub-layer's residual/norm
   Matrix output;            // (n, d_model) layer output (after FFN when present)
   Matrix source_W_O;        // the W_O attention_output was computed with
+  RowVector source_b_O;
   Matrix next_input;        // scratch: the pre-norm input, compared with `input` before it is replaced
 };
 

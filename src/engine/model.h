@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "enum_names.h"
 #include "matrix.h"
 
 namespace headlab {
@@ -17,6 +18,11 @@ namespace headlab {
 enum class Embedding { named_features, random, symbols };
 enum class Positional { sinusoidal, learned, none };
 enum class Norm { none, pre, post };
+
+// The names model files and the JS API use for them.
+inline constexpr EnumName<Positional> kPositionalNames[] = {
+    {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
+inline constexpr EnumName<Norm> kNormNames[] = {{"none", Norm::none}, {"pre", Norm::pre}, {"post", Norm::post}};
 
 inline constexpr int kMaxLayers = 6;
 inline constexpr int kMaxHeads = 16;
@@ -27,19 +33,29 @@ struct HeadWeights {
   Matrix W_Q;  // (d_model, d_k)
   Matrix W_K;  // (d_model, d_k)
   Matrix W_V;  // (d_model, d_v)
+  // Biases of checkpoints that have them (GPT-2): Q = X W_Q + b_Q. (1, d_k), (1, d_k), (1, d_v);
+  // empty in every model HeadLab makes or trains.
+  RowVector b_Q{}, b_K{}, b_V{};
   bool pruned = false;  // a pruned head contributes a zero block to the concatenation
 };
+
+// ReLU, or GELU in its tanh form as GPT-2 computes it: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+// (Hendrycks and Gimpel 2016).
+enum class Activation { relu, gelu_tanh };
+inline constexpr EnumName<Activation> kActivationNames[] = {{"relu", Activation::relu}, {"gelu_tanh", Activation::gelu_tanh}};
 
 struct FeedForward {
   Matrix W_1;     // (d_model, d_ff)
   RowVector b_1;  // (1, d_ff)
   Matrix W_2;     // (d_ff, d_model)
   RowVector b_2;  // (1, d_model)
+  Activation activation = Activation::relu;
 };
 
 struct Layer {
   std::vector<HeadWeights> heads;
   Matrix W_O;  // (head_count * d_v, d_model)
+  RowVector b_O{};  // (1, d_model) added to Concat(Z) W_O in checkpoints that have it; empty: none
   int d_k = 0;
   int d_v = 0;
   bool residual = false;
@@ -67,9 +83,27 @@ struct Model {
   // token's input row is token_embedding.row(index of its key in vocab, else of "[UNK]") plus the
   // positional encoding, instead of the named or random vector.
   std::vector<std::string> vocab;
+  // The byte-level BPE whose token ids the model reads ("text", "gpt2"; engine/bpe), its ids then
+  // the rows of token_embedding (Token::id); empty for models that read words.
+  std::string tokenizer;
   Matrix token_embedding;  // (vocab.size(), d_model)
   RowVector output_bias;   // (1, vocab.size()) logits = output token_embedding^T / sqrt(d_model) + output_bias
+  // GPT-2's final LayerNorm (ln_f), applied to the last layer's output before the unembedding, and
+  // its plain tied unembedding: logits = ln_f(output) token_embedding^T (no scale, no bias). Empty
+  // in HeadLab's own models.
+  RowVector final_gamma{}, final_beta{};
 };
+
+// A checkpoint's shape (GPT-2 and kin), beyond what the lab lets a learner build by hand.
+inline constexpr int kMaxCheckpointLayers = 48;
+inline constexpr int kMaxCheckpointHeads = 32;
+inline constexpr int kMaxCheckpointDModel = 2048;
+inline constexpr int kMaxCheckpointPositions = 2048;
+
+// True for models read from a checkpoint in GPT-2's form (they carry its biases and final norm).
+inline bool is_checkpoint_model(const Model& model) { return model.final_gamma.size() > 0; }
+// True for models whose input rows come from token_embedding (trained models and BPE models).
+inline bool has_learned_embedding(const Model& model) { return !model.vocab.empty() || !model.tokenizer.empty(); }
 
 // A fresh model: `layer_count` attention-only layers of `head_count` heads with d_k = d_v =
 // max(1, d_model / head_count), seeded random W_Q/W_K/W_V and W_O = identity-like.

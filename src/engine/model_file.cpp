@@ -110,7 +110,7 @@ bool read_layer(ModelReader& r, const json& value, const std::string& path, int 
       residual && !r.boolean(residual, path + ".residual", layer.residual))
     return false;
   if (const json* norm = JsonReader::optional_field(value, "norm");
-      norm && !r.one_of<Norm>(norm, path + ".norm", {{"none", Norm::none}, {"pre", Norm::pre}, {"post", Norm::post}}, layer.norm))
+      norm && !r.one_of(norm, path + ".norm", kNormNames, layer.norm))
     return false;
   layer.ln_gamma = layer.ln2_gamma = RowVector::Ones(d_model);
   layer.ln_beta = layer.ln2_beta = RowVector::Zero(d_model);
@@ -180,7 +180,7 @@ Result<Document> parse_model_file(const std::string& json_text) {
       v && !r.one_of<Embedding>(v, "embedding", {{"named", Embedding::named_features}, {"random", Embedding::random}, {"symbols", Embedding::symbols}}, model.embedding))
     return R::failure(r.error());
   if (const json* v = optional("positional");
-      v && !r.one_of<Positional>(v, "positional", {{"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}}, model.positional))
+      v && !r.one_of(v, "positional", kPositionalNames, model.positional))
     return R::failure(r.error());
   if (const json* v = optional("causal"); v && !r.boolean(v, "causal", model.causal)) return R::failure(r.error());
   if (const json* v = optional("special_tokens"); v && !r.boolean(v, "special_tokens", model.special_tokens))
@@ -264,8 +264,7 @@ std::string serialize_model_file(const Document& document, int indent) {
   doc["version"] = kModelFormatVersion;
   doc["d_model"] = model.d_model;
   doc["embedding"] = embedding_id(model.embedding);
-  doc["positional"] = model.positional == Positional::sinusoidal ? "sinusoidal"
-                      : model.positional == Positional::learned ? "learned" : "none";
+  doc["positional"] = enum_name(kPositionalNames, model.positional);
   doc["causal"] = model.causal;
   doc["special_tokens"] = model.special_tokens;
   doc["seed"] = model.seed;
@@ -296,7 +295,7 @@ std::string serialize_model_file(const Document& document, int indent) {
     l["heads"] = std::move(heads);
     l["W_O"] = matrix_json(layer.W_O);
     l["residual"] = layer.residual;
-    l["norm"] = layer.norm == Norm::none ? "none" : layer.norm == Norm::pre ? "pre" : "post";
+    l["norm"] = enum_name(kNormNames, layer.norm);
     if (layer.norm != Norm::none)
       l["ln"] = {{"gamma", vector_json(layer.ln_gamma)}, {"beta", vector_json(layer.ln_beta)},
                  {"gamma_2", vector_json(layer.ln2_gamma)}, {"beta_2", vector_json(layer.ln2_beta)}};

@@ -21,6 +21,9 @@ struct Token {
   PartOfSpeech pos = PartOfSpeech::unknown;
   float zipf = 3.0f;  // word frequency on the Zipf scale (log10 of frequency per billion words)
   unsigned semantic_bits = 0;  // bit c: member of kSemanticClasses[c] (lexicon.h)
+  // The tokenizer's id when the model reads subword tokens (a BPE vocabulary: checkpoints and
+  // text models): its row of the token embedding. -1: the word is looked up by `key`.
+  int id = -1;
 };
 
 using Tokens = std::vector<Token>;

@@ -32,6 +32,26 @@ TrainerConfig default_trainer_config(Task task) {
     c.warmup_steps = 100;
     c.decay_steps = 0;
   }
+  if (task == Task::lm) {
+    // Attention only, as the induction task and Elhage et al. 2021's two-layer models: what the
+    // heads do is then the whole story of the model.
+    Architecture& a = c.architecture;
+    a.layer_count = 2;
+    a.head_count = 4;
+    a.d_model = 64;
+    a.head_dim = 16;
+    a.d_ff = 0;
+    a.norm = Norm::pre;
+    a.residual = true;
+    a.causal = true;
+    a.special_tokens = false;
+    a.position_init_stddev = 0.01f;
+    c.objective = Objective::next_token;
+    c.batch_size = 16;
+    c.learning_rate = 3e-3f;
+    c.warmup_steps = 100;
+    c.decay_steps = 0;
+  }
   return c;
 }
 
@@ -62,6 +82,8 @@ Result<TrainerConfig> validate(const TrainerConfig& c) {
     const std::string error = validate_induction(c.induction);
     if (!error.empty()) return R::failure(error);
   }
+  if (c.task == Task::lm && c.objective != Objective::next_token)
+    return R::failure("objective: the text task predicts the next token");
   return c;
 }
 
@@ -71,14 +93,25 @@ Result<Trainer> Trainer::create(const TrainerConfig& config, const Grammar& gram
 
 Result<Trainer> Trainer::create(const TrainerConfig& config) {
   if (config.task == Task::grammar) return Result<Trainer>::failure("task: the grammar task needs the grammar");
+  if (config.task == Task::lm) return Result<Trainer>::failure("task: the text task needs a corpus");
   return create_with(config, nullptr);
 }
 
-Result<Trainer> Trainer::create_with(const TrainerConfig& config, const Grammar* grammar) {
+Result<Trainer> Trainer::create(const TrainerConfig& config, std::shared_ptr<const TextCorpus> corpus) {
+  if (config.task != Task::lm || !corpus) return Result<Trainer>::failure("task: a corpus is for the text task (lm)");
+  const std::string error = validate_text_task(config.text, *corpus);
+  if (!error.empty()) return Result<Trainer>::failure(error);
+  return create_with(config, nullptr, std::move(corpus));
+}
+
+Result<Trainer> Trainer::create_with(const TrainerConfig& config, const Grammar* grammar,
+                                     std::shared_ptr<const TextCorpus> corpus) {
   const Result<TrainerConfig> valid = validate(config);
   if (!valid.ok()) return Result<Trainer>::failure(valid.error());
+  if (config.task == Task::lm && !corpus) return Result<Trainer>::failure("task: the text task needs a corpus");
   Trainer t;
   t.config_ = config;
+  t.corpus_ = std::move(corpus);
   if (grammar) {
     t.grammar_ = *grammar;
     // The grammar must generate: try a few sentences from a side stream.
@@ -89,9 +122,11 @@ Result<Trainer> Trainer::create_with(const TrainerConfig& config, const Grammar*
       if (!generate_sentence(*grammar, probe_rng, config.architecture.special_tokens, s, &error))
         return Result<Trainer>::failure("grammar: " + error);
   }
-  const std::vector<std::string> vocabulary =
-      grammar ? grammar->vocabulary : induction_vocabulary(config.induction.symbol_count);
+  const std::vector<std::string> vocabulary = grammar    ? grammar->vocabulary
+                                               : t.corpus_ ? t.corpus_->vocabulary
+                                                           : induction_vocabulary(config.induction.symbol_count);
   t.model_ = make_trainable_model(config.architecture, vocabulary, config.seed);
+  if (t.corpus_) t.model_.tokenizer = t.corpus_->tokenizer;
   t.gradient_ = zero_like(t.model_);
   t.adam_ = make_adam_state(t.model_);
   t.data_rng_ = Rng(stream_seed(config.seed, 0xDA7A));
@@ -116,6 +151,10 @@ void Trainer::draw_sequences() {
   for (Sentence& sentence : sentences_) {
     if (config_.task == Task::induction) {
       generate_repeated_segments(config_.induction, data_rng_, special_tokens, sentence);
+      continue;
+    }
+    if (config_.task == Task::lm) {
+      draw_text_window(*corpus_, config_.text, data_rng_, sentence);
       continue;
     }
     while (!generate_sentence(grammar_, data_rng_, special_tokens, sentence, nullptr, &generator_scratch_)) {
@@ -153,7 +192,9 @@ Document Trainer::document() const {
   document.model = model_;
   Rng rng(stream_seed(config_.seed, 0x7E57));
   Sentence s;
-  if (config_.task == Task::induction) {
+  if (config_.task == Task::lm) {
+    // Text is the tokenizer's to decode: whoever writes the model gives it its sentence.
+  } else if (config_.task == Task::induction) {
     generate_repeated_segments(config_.induction, rng, false, s);
     document.input.text = symbol_text(s);
   } else if (generate_sentence(grammar_, rng, false, s, nullptr)) {

@@ -13,6 +13,7 @@
 //   Result<Trainer> induction = Trainer::create(default_trainer_config(Task::induction));
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,12 +27,14 @@
 #include "induction_task.h"
 #include "init.h"
 #include "task.h"
+#include "text_task.h"
 
 namespace headlab::training {
 
 struct TrainerConfig {
   Task task = Task::grammar;
   InductionConfig induction;         // the sequences of Task::induction
+  TextTaskConfig text;               // the windows of Task::lm
   Architecture architecture;         // 2 layers x 4 heads, d_model 64, d_ff 128, post-norm
   Objective objective = Objective::masked_token;
   MaskingConfig masking;
@@ -63,6 +66,8 @@ class Trainer {
   // A task that needs no grammar (Task::induction: vocabulary [UNK], [MASK], [CLS], [SEP], a, b,
   // ...); Task::grammar fails with a message.
   static Result<Trainer> create(const TrainerConfig& config);
+  // Task::lm: a language model over `corpus` (its vocabulary is the model's; shared, never copied).
+  static Result<Trainer> create(const TrainerConfig& config, std::shared_ptr<const TextCorpus> corpus);
 
   // `steps` Adam steps on fresh batches; returns the mean loss of those steps.
   float step(int steps = 1);
@@ -92,11 +97,13 @@ class Trainer {
 
  private:
   Trainer() = default;
-  static Result<Trainer> create_with(const TrainerConfig& config, const Grammar* grammar);
+  static Result<Trainer> create_with(const TrainerConfig& config, const Grammar* grammar,
+                                     std::shared_ptr<const TextCorpus> corpus = nullptr);
   // Refills sentences_ with batch_size fresh sequences of the task from data_rng_.
   void draw_sequences();
   TrainerConfig config_;
   Grammar grammar_;
+  std::shared_ptr<const TextCorpus> corpus_;  // Task::lm
   Model model_;
   Model gradient_;
   AdamState adam_;

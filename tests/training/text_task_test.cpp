@@ -1,0 +1,101 @@
+// The text task: windows of a token stream, a language model that learns it, and the per-head
+// scores of text_evaluation.h checked on heads whose attention is known exactly.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "engine/training/text_evaluation.h"
+#include "engine/training/text_task.h"
+#include "engine/training/trainer.h"
+
+namespace headlab::training {
+namespace {
+
+// A vocabulary of `size` tokens and `count` ids cycling 0, 1, ..., size - 1.
+std::shared_ptr<TextCorpus> cycling_corpus(int size, int count) {
+  auto corpus = std::make_shared<TextCorpus>();
+  for (int v = 0; v < size; ++v) corpus->vocabulary.push_back("t" + std::to_string(v));
+  for (int i = 0; i < count; ++i) corpus->ids.push_back(i % size);
+  return corpus;
+}
+
+TEST(TextTask, BadCorporaAndWindowsAreRefused) {
+  TextTaskConfig config;
+  EXPECT_EQ(validate_text_task(config, *cycling_corpus(5, 64)), "corpus: 64 tokens, not more than one window of 64");
+  auto corpus = cycling_corpus(5, 100);
+  corpus->ids[7] = 5;
+  EXPECT_EQ(validate_text_task(config, *corpus), "corpus: token 7 has id 5, outside the 5 tokens");
+  config.window = 65;
+  EXPECT_EQ(validate_text_task(config, *cycling_corpus(5, 100)), "text.window: expected 2 to 64 tokens");
+  EXPECT_FALSE(Trainer::create(default_trainer_config(Task::lm)).ok());
+}
+
+TEST(TextTask, WindowsAreContiguousPiecesOfTheStream) {
+  const auto corpus = cycling_corpus(7, 1000);
+  TextTaskConfig config;
+  config.window = 16;
+  Rng rng(3);
+  Sentence window;
+  for (int k = 0; k < 50; ++k) {
+    draw_text_window(*corpus, config, rng, window);
+    ASSERT_EQ(window.size(), 16);
+    for (int i = 1; i < window.size(); ++i) EXPECT_EQ(window.tokens[i], (window.tokens[i - 1] + 1) % 7);
+  }
+  const std::vector<Sentence> held_out = held_out_text_windows(*corpus, config, 10);
+  ASSERT_EQ(held_out.size(), 10u);
+  EXPECT_EQ(held_out[0].tokens[0], 0);
+  EXPECT_EQ(held_out[1].tokens[0], (985 / 10) % 7);  // evenly spaced starts
+}
+
+TEST(TextTask, ALanguageModelLearnsAPredictableText) {
+  TrainerConfig config = default_trainer_config(Task::lm);
+  config.architecture.d_model = 32;
+  config.architecture.head_dim = 8;
+  config.text.window = 16;
+  Result<Trainer> trainer = Trainer::create(config, cycling_corpus(9, 2000));
+  ASSERT_TRUE(trainer.ok()) << trainer.error();
+  const float first = trainer.value().step(5);
+  trainer.value().step(300);
+  EXPECT_GT(first, 1.8f);  // about ln 9 = 2.2 at the start
+  EXPECT_LT(mean_recent_loss(trainer.value(), 20), 0.2f);
+}
+
+// Every head attends uniformly (W_Q = 0), so each score has a closed form.
+TEST(TextEvaluation, ScoresOfUniformHeadsAreExact) {
+  TrainerConfig config = default_trainer_config(Task::lm);
+  config.architecture.d_model = 16;
+  config.architecture.head_dim = 4;
+  config.text.window = 8;
+  const auto corpus = cycling_corpus(6, 200);
+  Result<Trainer> trainer = Trainer::create(config, corpus);
+  ASSERT_TRUE(trainer.ok()) << trainer.error();
+  Model model = trainer.value().model();
+  for (Layer& layer : model.layers)
+    for (HeadWeights& head : layer.heads) head.W_Q.setZero();
+  const std::vector<Sentence> held_out = held_out_text_windows(*corpus, config.text, 4);
+  std::vector<bool> punctuation(6, false);
+  punctuation[0] = true;  // one token in six
+  const TextEvaluation e = evaluate_text(model, held_out, punctuation, 1, 3);
+  // Query i (1..7) gives 1 / (i + 1) to each of its i + 1 keys.
+  double mean_share = 0.0;
+  for (int i = 1; i < 8; ++i) mean_share += 1.0 / (i + 1);
+  mean_share /= 7;
+  // Second copy of 4 random tokens repeated: queries 4..7.
+  double second_copy = 0.0;
+  for (int i = 4; i < 8; ++i) second_copy += 1.0 / (i + 1);
+  second_copy /= 4;
+  ASSERT_EQ(e.heads.size(), 8u);
+  for (const TextHeadScores& s : e.heads) {
+    EXPECT_NEAR(s.previous_token, mean_share, 1e-5);
+    EXPECT_NEAR(s.first_token, mean_share, 1e-5);
+    EXPECT_NEAR(s.duplicate_token, second_copy, 1e-5);
+    EXPECT_NEAR(s.induction, second_copy, 1e-5);
+    EXPECT_GT(s.punctuation, 0.0f);
+    EXPECT_LT(s.punctuation, 0.5f);
+  }
+  EXPECT_GT(e.held_out_loss, 0.0f);
+  EXPECT_NEAR(e.in_context_learning(), e.late_loss - e.early_loss, 1e-6);
+}
+
+}  // namespace
+}  // namespace headlab::training
