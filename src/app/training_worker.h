@@ -28,6 +28,7 @@
 namespace headlab::app {
 
 enum class WorkerJob { run = 0, comparison = 1, probes = 2, experiment = 3 };
+inline constexpr int kWorkerJobCount = 4;
 
 struct WorkerRun {
   WorkerJob job = WorkerJob::run;
@@ -65,6 +66,29 @@ struct WorkerUpdate {
   // The worker could not take the job of that generation (then nothing else is set).
   std::string error;
 };
+
+// The generation `update` names for `job`'s part (0: the update has no part of that job).
+inline std::uint64_t& generation_of(WorkerUpdate& update, WorkerJob job) {
+  switch (job) {
+    case WorkerJob::run: break;
+    case WorkerJob::comparison: return update.comparison_generation;
+    case WorkerJob::probes: return update.probes_generation;
+    case WorkerJob::experiment: return update.experiment_generation;
+  }
+  return update.generation;
+}
+inline std::uint64_t generation_of(const WorkerUpdate& update, WorkerJob job) {
+  return generation_of(const_cast<WorkerUpdate&>(update), job);
+}
+inline std::uint64_t& generation_of(WorkerGenerations& generations, WorkerJob job) {
+  switch (job) {
+    case WorkerJob::run: break;
+    case WorkerJob::comparison: return generations.comparison;
+    case WorkerJob::probes: return generations.probes;
+    case WorkerJob::experiment: return generations.experiment;
+  }
+  return generations.run;
+}
 
 class TrainingWorker {
  public:

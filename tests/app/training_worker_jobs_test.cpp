@@ -65,11 +65,11 @@ TEST(TrainingWorker, TheWorkerPausesTheComparisonAtItsTargetAsThePageWould) {
   ASSERT_EQ(parts.error, "");
   near.state = pack_comparison_state(at_step(parts.many, kComparisonTargetSteps - 5),
                                      at_step(parts.one, kComparisonTargetSteps - 5));
-  ASSERT_EQ(worker.session.take_over(near), "");
+  ASSERT_EQ(worker.host.take_over(near), "");
 
   const WorkerUpdate update = worker.train(10);  // stops after five rounds
   EXPECT_TRUE(update.comparison_paused);
-  EXPECT_FALSE(worker.session.has_jobs());
+  EXPECT_FALSE(worker.host.has_jobs());
   page.receive(update);
   EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps);
   EXPECT_EQ(page.comparison()->one.steps_done(), kComparisonTargetSteps);
@@ -282,10 +282,10 @@ TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
   const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kExperimentStepsPerRun - 3);
   state.insert(state.end(), last_state.begin(), last_state.end());
   near.state = state;
-  ASSERT_EQ(worker.session.take_over(near), "");
+  ASSERT_EQ(worker.host.take_over(near), "");
 
   const WorkerUpdate update = worker.train(10);  // ends after three rounds
-  EXPECT_FALSE(worker.session.has_jobs());
+  EXPECT_FALSE(worker.host.has_jobs());
   page.receive(update);
   EXPECT_TRUE(page.experiment()->done());
   EXPECT_FALSE(page.experiment_running());

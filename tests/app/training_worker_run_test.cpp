@@ -75,7 +75,7 @@ TEST(TrainingWorker, AStepByHandGoesOnFromThePageAndTheNextFrameHandsTheRunBack)
   EXPECT_EQ(page.trainer()->steps_done(), 23);
   page.advance_frame();  // still running: the run goes back to the worker, from step 23
   EXPECT_EQ(worker.starts, 2);
-  EXPECT_EQ(worker.session.trainer()->steps_done(), 23);
+  EXPECT_EQ(worker.host.run().trainer()->steps_done(), 23);
   page.receive(worker.train(2));
   EXPECT_EQ(page.trainer()->steps_done(), 25);
 }
@@ -127,7 +127,7 @@ TEST(TrainingWorker, AnUpdateSentBeforeTheNewLearningRateReachedTheWorkerKeepsTh
   page.set_running(true);  // the next Play ships the page's rate
   page.advance_frame();
   ASSERT_TRUE(page.training_in_worker());
-  EXPECT_FLOAT_EQ(worker.session.trainer()->config().learning_rate, 1.23e-2f);
+  EXPECT_FLOAT_EQ(worker.host.run().trainer()->config().learning_rate, 1.23e-2f);
   page.receive(worker.train(5));
   EXPECT_EQ(page.trainer()->steps_done(), 25);
   EXPECT_FLOAT_EQ(page.trainer()->config().learning_rate, 1.23e-2f);
