@@ -28,7 +28,7 @@ std::string ComparisonJob::start(std::uint32_t seed, float learning_rate) {
   Result<training::HeadComparison> comparison = training::make_head_comparison(config, *grammar_);
   if (!comparison.ok()) return comparison.error();
   comparison_ = std::move(comparison).value();
-  running_ = true;
+  set_running(true);
   return {};
 }
 
@@ -37,7 +37,7 @@ int ComparisonJob::step(int steps) {
   return std::max(steps, 0);
 }
 
-bool ComparisonJob::step_pair() {
+bool ComparisonJob::step_once() {
   comparison_->many.step(1);
   comparison_->one.step(1);
   return comparison_->many.steps_done() % kComparisonTargetSteps != 0;
@@ -47,9 +47,9 @@ void ComparisonJob::train_until(double deadline) {
   double pair_seconds = 0.0;
   do {
     const double before = clock_->now_seconds();
-    running_ = step_pair();
+    set_running(step_once());
     average_in(pair_seconds, clock_->now_seconds() - before);
-  } while (running_ && clock_->now_seconds() + pair_seconds <= deadline);
+  } while (running() && clock_->now_seconds() + pair_seconds <= deadline);
 }
 
 WorkerRun ComparisonJob::hand_over() const {
@@ -61,7 +61,7 @@ WorkerRun ComparisonJob::hand_over() const {
 
 std::string ComparisonJob::adopt_update(const WorkerUpdate& update) {
   if (std::string e = restore_comparison(*comparison_, update.comparison_state); !e.empty()) return e;
-  if (update.comparison_paused) running_ = false;  // the worker stopped it at its target, as the page would have
+  if (update.comparison_paused) set_running(false);  // the worker stopped it at its target, as the page would have
   return {};
 }
 
@@ -72,28 +72,13 @@ std::string ComparisonJob::take_over(const WorkerRun& run) {
   if (!comparison.ok()) return comparison.error();
   if (std::string e = restore_comparison(comparison.value(), run.state); !e.empty()) return e;
   comparison_ = std::move(comparison).value();
-  running_ = true;
-  paused_ = false;
+  taken_over(true);
   return {};
 }
 
-void ComparisonJob::stop() {
-  running_ = false;
-  paused_ = false;
-}
-
-void ComparisonJob::step_in_worker() {
-  if (step_pair()) return;
-  running_ = false;
-  paused_ = true;
-}
-
-bool ComparisonJob::make_update(WorkerUpdate& update) {
-  if (!comparison_ || (!running_ && !paused_)) return false;
+void ComparisonJob::write_update(WorkerUpdate& update, bool paused) const {
   update.comparison_state = save_comparison(*comparison_);
-  update.comparison_paused = paused_;
-  paused_ = false;
-  return true;
+  update.comparison_paused = paused;
 }
 
 }  // namespace headlab::app

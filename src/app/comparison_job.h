@@ -7,7 +7,7 @@
 #include <string>
 
 #include "app/clock.h"
-#include "app/training_job.h"
+#include "app/pausable_job.h"
 #include "engine/training/compare.h"
 #include "engine/training/grammar.h"
 
@@ -35,19 +35,15 @@ class ComparisonJob final : public PausableJob {
   WorkerRun hand_over() const override;
   std::string adopt_update(const WorkerUpdate& update) override;
   std::string take_over(const WorkerRun& run) override;
-  void stop() override;
-  void step_in_worker() override;
-  bool update_due() const override { return paused_; }
-  bool make_update(WorkerUpdate& update) override;
 
  private:
   // One step a side; false when that reached the target.
-  bool step_pair();
+  bool step_once() override;
+  void write_update(WorkerUpdate& update, bool paused) const override;
 
   const training::Grammar* grammar_;
   const Clock* clock_;
   std::optional<training::HeadComparison> comparison_;
-  bool paused_ = false;  // the worker's side: it reached its target since the last update
 };
 
 }  // namespace headlab::app

@@ -12,7 +12,7 @@ std::string ExperimentJob::start(float learning_rate) {
   Result<training::HeadCountExperiment> experiment = make(learning_rate);
   if (!experiment.ok()) return experiment.error();
   experiment_ = std::move(experiment).value();
-  running_ = true;
+  set_running(true);
   return {};
 }
 
@@ -23,8 +23,8 @@ void ExperimentJob::train_for(double seconds) {
     const double before = clock_->now_seconds();
     experiment_->step(1);
     step_seconds = clock_->now_seconds() - before;
-    if (experiment_->done()) running_ = false;
-  } while (running_ && clock_->now_seconds() + step_seconds <= deadline);
+    if (experiment_->done()) set_running(false);
+  } while (running() && clock_->now_seconds() + step_seconds <= deadline);
 }
 
 WorkerRun ExperimentJob::hand_over() const {
@@ -37,7 +37,7 @@ WorkerRun ExperimentJob::hand_over() const {
 std::string ExperimentJob::adopt_update(const WorkerUpdate& update) {
   const std::vector<std::uint8_t>& state = update.experiment_state;
   if (std::string e = experiment_->restore_state(state.data(), state.size()); !e.empty()) return e;
-  if (experiment_->done()) running_ = false;  // the worker ended it with its last run
+  if (experiment_->done()) set_running(false);  // the worker ended it with its last run
   return {};
 }
 
@@ -46,28 +46,15 @@ std::string ExperimentJob::take_over(const WorkerRun& run) {
   if (!experiment.ok()) return experiment.error();
   if (std::string e = experiment.value().restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
   experiment_ = std::move(experiment).value();
-  running_ = !experiment_->done();
-  finished_ = false;
+  taken_over(!experiment_->done());
   return {};
 }
 
-void ExperimentJob::stop() {
-  running_ = false;
-  finished_ = false;
-}
-
-void ExperimentJob::step_in_worker() {
+bool ExperimentJob::step_once() {
   experiment_->step(1);
-  if (!experiment_->done()) return;
-  running_ = false;
-  finished_ = true;
+  return !experiment_->done();
 }
 
-bool ExperimentJob::make_update(WorkerUpdate& update) {
-  if (!experiment_ || (!running_ && !finished_)) return false;
-  update.experiment_state = experiment_->save_state();
-  finished_ = false;
-  return true;
-}
+void ExperimentJob::write_update(WorkerUpdate& update, bool) const { update.experiment_state = experiment_->save_state(); }
 
 }  // namespace headlab::app

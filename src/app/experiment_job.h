@@ -6,7 +6,7 @@
 #include <string>
 
 #include "app/clock.h"
-#include "app/training_job.h"
+#include "app/pausable_job.h"
 #include "engine/training/grammar.h"
 #include "engine/training/head_count_experiment.h"
 
@@ -35,18 +35,16 @@ class ExperimentJob final : public PausableJob {
   WorkerRun hand_over() const override;
   std::string adopt_update(const WorkerUpdate& update) override;
   std::string take_over(const WorkerRun& run) override;
-  void stop() override;
-  void step_in_worker() override;
-  bool update_due() const override { return finished_; }
-  bool make_update(WorkerUpdate& update) override;
 
  private:
+  // One step; false when that ended its last run.
+  bool step_once() override;
+  void write_update(WorkerUpdate& update, bool finished) const override;
   Result<training::HeadCountExperiment> make(float learning_rate) const;
 
   const training::Grammar* grammar_;
   const Clock* clock_;
   std::optional<training::HeadCountExperiment> experiment_;
-  bool finished_ = false;  // the worker's side: its last run ended since the last update
 };
 
 }  // namespace headlab::app

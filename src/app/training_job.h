@@ -38,23 +38,4 @@ class TrainingJob {
   virtual bool make_update(WorkerUpdate& update) = 0;
 };
 
-// A job the learner starts, runs, pauses and steps by hand beside the run: the comparison and the
-// experiment. On the worker's side `running` means it has steps to take there.
-class PausableJob : public TrainingJob {
- public:
-  virtual bool started() const = 0;
-  // Running it would take steps (the experiment ends with its last run; the comparison only pauses).
-  virtual bool can_go_on() const = 0;
-  // `steps` steps now; returns how many it took.
-  virtual int step(int steps) = 0;
-  void set_running(bool running) { running_ = running; }
-  bool running() const { return running_; }
-
-  bool under_way() const override { return running_ && started(); }
-  bool busy() const override { return running_ && started(); }
-
- protected:
-  bool running_ = false;
-};
-
 }  // namespace headlab::app

@@ -102,10 +102,13 @@ PausableJob& TrainingSession::pausable(WorkerJob job) {
   return comparison_;
 }
 
+std::string TrainingSession::start_job(WorkerJob job) {
+  return job == WorkerJob::experiment ? start_experiment() : start_comparison();
+}
+
 void TrainingSession::set_job_running(WorkerJob job, bool running) {
   PausableJob& pausable_job = pausable(job);
-  const auto start = [&] { return job == WorkerJob::experiment ? start_experiment() : start_comparison(); };
-  if (running && !pausable_job.can_go_on() && !start().empty()) return;
+  if (running && !pausable_job.can_go_on() && !start_job(job).empty()) return;
   if (!running) link_.recall(job);  // it goes on from the last update the page adopted
   pausable_job.set_running(running);
 }
@@ -113,7 +116,7 @@ void TrainingSession::set_job_running(WorkerJob job, bool running) {
 int TrainingSession::step_job(WorkerJob job, int steps) {
   PausableJob& pausable_job = pausable(job);
   if (!pausable_job.started()) {
-    if (!(job == WorkerJob::experiment ? start_experiment() : start_comparison()).empty()) return 0;
+    if (!start_job(job).empty()) return 0;
     pausable_job.set_running(false);  // stepping by hand does not also start it running
   }
   link_.recall(job);  // steps by hand go on from what the page has; a running one goes back next frame

@@ -20,6 +20,7 @@
 #include "app/comparison_job.h"
 #include "app/controller.h"
 #include "app/experiment_job.h"
+#include "app/pausable_job.h"
 #include "app/probes_job.h"
 #include "app/run_job.h"
 #include "app/step_rate_meter.h"
@@ -90,14 +91,13 @@ class TrainingSession {
   void attach_worker(TrainingWorker* worker) { link_.attach(worker); }
   // An update from the worker, adopted when it belongs to the jobs handed over last.
   void receive(const WorkerUpdate& update);
-  // The run is in the worker now (Play pressed and the worker took it).
-  bool training_in_worker() const { return link_.has(WorkerJob::run); }
-  // The comparison is in the worker now (running, and the worker took it).
-  bool comparison_in_worker() const { return link_.has(WorkerJob::comparison); }
-  // The probes are being made in the worker now.
-  bool probes_in_worker() const { return link_.has(WorkerJob::probes); }
-  // The experiment is in the worker now (running, and the worker took it).
-  bool experiment_in_worker() const { return link_.has(WorkerJob::experiment); }
+  // The worker has that job now (the run: Play pressed and the worker took it; the comparison or
+  // the experiment: running, and the worker took it; the probes: being made there).
+  bool in_worker(WorkerJob job) const { return link_.has(job); }
+  bool training_in_worker() const { return in_worker(WorkerJob::run); }
+  bool comparison_in_worker() const { return in_worker(WorkerJob::comparison); }
+  bool probes_in_worker() const { return in_worker(WorkerJob::probes); }
+  bool experiment_in_worker() const { return in_worker(WorkerJob::experiment); }
   // Play trains in a worker (so "speed", the share of each frame, does not apply).
   bool uses_worker() const { return link_.usable(); }
 
@@ -156,7 +156,9 @@ class TrainingSession {
 
  private:
   void refresh_snapshot();
+  // The comparison's or the experiment's.
   PausableJob& pausable(WorkerJob job);
+  std::string start_job(WorkerJob job);
   // Probes of the model as it is now, made here (the forward passes now, the heads one by one).
   void probe_here();
 

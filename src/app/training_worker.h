@@ -16,7 +16,8 @@
 // So do the probes of the model as it is (training/probe.h), a third job: the worker probes one
 // head at a time and sends each result as it comes; and the head-count experiment
 // (training/head_count_experiment.h), a fourth, which the worker ends itself when its last run is
-// done.
+// done. The page's end of this is a WorkerLink (worker_link.h), the worker's a WorkerHost
+// (worker_host.h); each job says how it crosses in its own class (training_job.h).
 #include <cstdint>
 #include <string>
 #include <vector>

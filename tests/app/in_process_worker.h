@@ -106,13 +106,18 @@ inline void expect_same_timeline(const TrainingSession& a, const TrainingSession
   }
 }
 
-// A page whose run is in the worker: started, Play pressed, one frame to hand it over.
-struct PageTrainingInWorker {
+// A page with a worker in this process, and a session alone, without one, to compare it with.
+struct PageWithWorker {
   InProcessWorker worker;
   FakeClock clock;
   TrainingSession page{test_resources(), clock};
+  TrainingSession alone{test_resources(), clock};
+  PageWithWorker() { page.attach_worker(&worker); }
+};
+
+// A page whose run is in the worker: started, Play pressed, one frame to hand it over.
+struct PageTrainingInWorker : PageWithWorker {
   PageTrainingInWorker() {
-    page.attach_worker(&worker);
     EXPECT_EQ(page.ensure_started(), "");
     page.set_running(true);
     page.advance_frame();

@@ -12,10 +12,9 @@ namespace {
 
 TEST(TrainingWorker, ARunTrainedInTheWorkerIsTheRunThePageWouldHaveTrained) {
   for (training::Task task : {training::Task::grammar, training::Task::induction}) {
-    InProcessWorker worker;
-    FakeClock clock;
-    TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
-    page.attach_worker(&worker);
+    PageWithWorker in_worker;
+    TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+    InProcessWorker& worker = in_worker.worker;
     ASSERT_EQ(page.reset(2, 3e-3f, task), "");
     ASSERT_EQ(alone.reset(2, 3e-3f, task), "");
     page.step(30);  // a run already under way moves with everything it has
@@ -39,10 +38,9 @@ TEST(TrainingWorker, ARunTrainedInTheWorkerIsTheRunThePageWouldHaveTrained) {
 }
 
 TEST(TrainingWorker, TheWorkerGetsReadyWhenTheFirstRunIsMade) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock);
-  page.attach_worker(&worker);
+  PageWithWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
   EXPECT_EQ(worker.prepares, 0);  // a page that never trains never loads it
   ASSERT_EQ(page.ensure_started(), "");  // the Training tab opened
   EXPECT_EQ(worker.prepares, 1);
