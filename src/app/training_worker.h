@@ -46,11 +46,6 @@ struct WorkerRun {
   std::vector<std::uint8_t> state;
 };
 
-// The generation each job was last handed over with (0: the worker has not had that job).
-struct WorkerGenerations {
-  std::uint64_t run = 0, comparison = 0, probes = 0, experiment = 0;
-};
-
 // What the worker reached since its last update, for each job it has. A part whose generation is 0
 // is not in the update.
 struct WorkerUpdate {
@@ -69,7 +64,8 @@ struct WorkerUpdate {
 };
 
 // The generation `update` names for `job`'s part (0: the update has no part of that job).
-inline std::uint64_t& generation_of(WorkerUpdate& update, WorkerJob job) {
+template <class Update>  // WorkerUpdate, const or not
+auto& generation_of(Update& update, WorkerJob job) {
   switch (job) {
     case WorkerJob::run: break;
     case WorkerJob::comparison: return update.comparison_generation;
@@ -77,18 +73,6 @@ inline std::uint64_t& generation_of(WorkerUpdate& update, WorkerJob job) {
     case WorkerJob::experiment: return update.experiment_generation;
   }
   return update.generation;
-}
-inline std::uint64_t generation_of(const WorkerUpdate& update, WorkerJob job) {
-  return generation_of(const_cast<WorkerUpdate&>(update), job);
-}
-inline std::uint64_t& generation_of(WorkerGenerations& generations, WorkerJob job) {
-  switch (job) {
-    case WorkerJob::run: break;
-    case WorkerJob::comparison: return generations.comparison;
-    case WorkerJob::probes: return generations.probes;
-    case WorkerJob::experiment: return generations.experiment;
-  }
-  return generations.run;
 }
 
 class TrainingWorker {

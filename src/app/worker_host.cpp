@@ -13,7 +13,7 @@ WorkerHost::WorkerHost(const Resources& resources, const Clock& clock)
       jobs_{&run_, &comparison_, &probes_, &experiment_} {}
 
 std::string WorkerHost::take_over(const WorkerRun& run) {
-  generation_of(generations_, run.job) = run.generation;
+  generations_[static_cast<int>(run.job)] = run.generation;
   return jobs_[static_cast<int>(run.job)]->take_over(run);
 }
 
@@ -60,7 +60,7 @@ bool WorkerHost::update_due() const {
 WorkerUpdate WorkerHost::take_update() {
   WorkerUpdate update;
   for (TrainingJob* job : jobs_)
-    if (job->make_update(update)) generation_of(update, job->kind()) = generation_of(generations_, job->kind());
+    if (job->make_update(update)) generation_of(update, job->kind()) = generation(job->kind());
   return update;
 }
 

@@ -4,6 +4,7 @@
 // jobs share the core), and says what they reached under the generations they came with. Built
 // into the worker's module (platform/training_worker_main.cpp) and, in tests, beside a page.
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <string>
 
@@ -40,7 +41,8 @@ class WorkerHost {
   // The parts of the jobs it has, under the generations they were handed over with.
   WorkerUpdate take_update();
 
-  const WorkerGenerations& generations() const { return generations_; }
+  // The generation `job` was last handed over with (0: it has not had that job).
+  std::uint64_t generation(WorkerJob job) const { return generations_[static_cast<int>(job)]; }
   const RunJob& run() const { return run_; }
 
  private:
@@ -52,7 +54,7 @@ class WorkerHost {
   ProbesJob probes_;
   ExperimentJob experiment_;
   std::array<TrainingJob*, kWorkerJobCount> jobs_;  // indexed by WorkerJob
-  WorkerGenerations generations_;  // of the jobs it was handed last
+  std::array<std::uint64_t, kWorkerJobCount> generations_{};  // indexed by WorkerJob
 };
 
 }  // namespace headlab::app

@@ -60,7 +60,7 @@ class InProcessWorker : public TrainingWorker {
       host.train_for(1e9, rounds);
       update = host.take_update();
     } else {
-      update.generation = host.generations().run;
+      update.generation = host.generation(WorkerJob::run);
       update.error = error;
     }
     const EncodedUpdate encoded = encode_update(update);
