@@ -1,5 +1,8 @@
 #include "app/worker_link.h"
 
+#include <algorithm>
+#include <string>
+
 namespace headlab::app {
 
 void WorkerLink::prepare() {
@@ -31,12 +34,12 @@ void WorkerLink::set_learning_rate(float learning_rate) {
 }
 
 WorkerLink::Received WorkerLink::receive(const WorkerUpdate& update, const Jobs& jobs) {
+  // Which parts name a job's latest hand-over, read before adopting any of them.
   std::array<bool, kWorkerJobCount> speaks{};
-  bool any = false;
   for (const TrainingJob* job : jobs)
-    any |= speaks[static_cast<int>(job->kind())] = handed(job->kind()).speaks_for(generation_of(update, job->kind()));
+    speaks[static_cast<int>(job->kind())] = handed(job->kind()).speaks_for(generation_of(update, job->kind()));
   Received received;
-  if (!any) return received;  // about jobs recalled since
+  if (std::find(speaks.begin(), speaks.end(), true) == speaks.end()) return received;  // about jobs recalled since
   std::string error = update.error;
   for (TrainingJob* job : jobs) {
     const int index = static_cast<int>(job->kind());
@@ -50,8 +53,8 @@ WorkerLink::Received WorkerLink::receive(const WorkerUpdate& update, const Jobs&
     for (const TrainingJob* job : jobs) recall(job->kind());
     return received;
   }
-  for (const TrainingJob* job : jobs)
-    if (speaks[static_cast<int>(job->kind())] && !job->under_way()) handed(job->kind()).end();  // it has stopped itself
+  for (const TrainingJob* job : jobs)  // a job the worker stopped itself is back in the page
+    if (speaks[static_cast<int>(job->kind())] && !job->under_way()) handed(job->kind()).end();
   return received;
 }
 
