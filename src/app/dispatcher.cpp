@@ -60,25 +60,11 @@ struct TrainingApply {
     return {};
   }
   std::string operator()(const StartComparison&) { return session.start_comparison(); }
-  std::string operator()(const SetComparisonRunning& a) {
-    session.set_comparison_running(a.run);
-    return {};
-  }
-  std::string operator()(const StepComparison& a) {
-    if (std::string e = check_steps("steps", a.steps, 1, 5000); !e.empty()) return e;
-    session.step_comparison(a.steps);
-    return {};
-  }
+  std::string operator()(const SetComparisonRunning& a) { return set_running(WorkerJob::comparison, a.run); }
+  std::string operator()(const StepComparison& a) { return step(WorkerJob::comparison, a.steps, 5000); }
   std::string operator()(const StartExperiment&) { return session.start_experiment(); }
-  std::string operator()(const SetExperimentRunning& a) {
-    session.set_experiment_running(a.run);
-    return {};
-  }
-  std::string operator()(const StepExperiment& a) {
-    if (std::string e = check_steps("steps", a.steps, 1, 20000); !e.empty()) return e;
-    session.step_experiment(a.steps);
-    return {};
-  }
+  std::string operator()(const SetExperimentRunning& a) { return set_running(WorkerJob::experiment, a.run); }
+  std::string operator()(const StepExperiment& a) { return step(WorkerJob::experiment, a.steps, 20000); }
   std::string operator()(const UseTrainedModel&) { return session.use_in_lab(controller); }
   std::string operator()(const PrepareTraining&) { return session.ensure_started(); }
   std::string operator()(const SetTrainingInput& a) {
@@ -88,6 +74,17 @@ struct TrainingApply {
   template <class Other>
   std::string operator()(const Other&) {
     return "op: not a training action";
+  }
+
+  // The comparison and the experiment are run, paused and stepped alike.
+  std::string set_running(WorkerJob job, bool run) {
+    session.set_job_running(job, run);
+    return {};
+  }
+  std::string step(WorkerJob job, int steps, int most) {
+    if (std::string e = check_steps("steps", steps, 1, most); !e.empty()) return e;
+    session.step_job(job, steps);
+    return {};
   }
 };
 

@@ -16,7 +16,8 @@
 // So do the probes of the model as it is (training/probe.h), a third job: the worker probes one
 // head at a time and sends each result as it comes; and the head-count experiment
 // (training/head_count_experiment.h), a fourth, which the worker ends itself when its last run is
-// done.
+// done. The page's end of this is a WorkerLink (worker_link.h), the worker's a WorkerHost
+// (worker_host.h); each job says how it crosses in its own class (training_job.h).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,6 +29,7 @@
 namespace headlab::app {
 
 enum class WorkerJob { run = 0, comparison = 1, probes = 2, experiment = 3 };
+inline constexpr int kWorkerJobCount = 4;
 
 struct WorkerRun {
   WorkerJob job = WorkerJob::run;
@@ -42,11 +44,6 @@ struct WorkerRun {
   // training::Trainer::save_state(); of a comparison, both (pack_comparison_state); of the probes,
   // the run whose model they probe; of the experiment, HeadCountExperiment::save_state().
   std::vector<std::uint8_t> state;
-};
-
-// The generation each job was last handed over with (0: the worker has not had that job).
-struct WorkerGenerations {
-  std::uint64_t run = 0, comparison = 0, probes = 0, experiment = 0;
 };
 
 // What the worker reached since its last update, for each job it has. A part whose generation is 0
@@ -65,6 +62,18 @@ struct WorkerUpdate {
   // The worker could not take the job of that generation (then nothing else is set).
   std::string error;
 };
+
+// The generation `update` names for `job`'s part (0: the update has no part of that job).
+template <class Update>  // WorkerUpdate, const or not
+auto& generation_of(Update& update, WorkerJob job) {
+  switch (job) {
+    case WorkerJob::run: break;
+    case WorkerJob::comparison: return update.comparison_generation;
+    case WorkerJob::probes: return update.probes_generation;
+    case WorkerJob::experiment: return update.experiment_generation;
+  }
+  return update.generation;
+}
 
 class TrainingWorker {
  public:

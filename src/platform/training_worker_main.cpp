@@ -1,7 +1,6 @@
-// The training worker's engine (web/training-worker.js loads it into a Web Worker): a
-// TrainingSession of its own that takes over the page's run, comparison, probes and experiment,
-// trains them as fast as one core allows, and hands back what they reached
-// (app/training_worker.h). No SDL, GL or ImGui; the grammar and the label thresholds are its only
+// The training worker's engine (web/training-worker.js loads it into a Web Worker): an app
+// WorkerHost that takes over the page's run, comparison, probes and experiment, trains them as
+// fast as one core allows, and hands back what they reached (app/training_worker.h). No SDL, GL or ImGui; the grammar and the label thresholds are its only
 // assets.
 #include <emscripten.h>
 
@@ -9,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/training_session.h"
+#include "app/worker_host.h"
 #include "app/worker_messages.h"
 #include "engine/analysis/label_config.h"
 
@@ -17,8 +16,7 @@ namespace {
 
 struct Worker {
   headlab::app::Resources resources;  // only grammar and analysis.config are read
-  std::optional<headlab::app::TrainingSession> session;
-  headlab::app::WorkerGenerations generations;  // of the jobs it has
+  std::optional<headlab::app::WorkerHost> host;
   std::string text;                   // the last string returned to JS
   std::vector<std::uint8_t> bytes;    // the last update's states
 };
@@ -36,29 +34,21 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_init() {
   g_worker.resources.analysis.config = headlab::analysis::load_label_config(&error);
   if (!error.empty()) return (g_worker.text = error).c_str();
   g_worker.resources.grammar = std::move(grammar).value();
-  g_worker.session.emplace(g_worker.resources);
+  g_worker.host.emplace(g_worker.resources);
   return "";
 }
 
 // Takes over a job (app::encode_run_header and its state's bytes). "" or, when it cannot be taken,
 // the update header that tells the page so.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const unsigned char* state, int size) {
-  using headlab::app::WorkerJob;
   headlab::Result<headlab::app::WorkerRun> run = headlab::app::decode_run_header(header ? header : "");
   headlab::app::WorkerUpdate refusal;
   if (!run.ok()) {
     refusal.error = run.error();
   } else {
-    const std::uint64_t generation = run.value().generation;
-    headlab::app::WorkerGenerations& g = g_worker.generations;
-    switch (run.value().job) {
-      case WorkerJob::run: refusal.generation = g.run = generation; break;
-      case WorkerJob::comparison: refusal.comparison_generation = g.comparison = generation; break;
-      case WorkerJob::probes: refusal.probes_generation = g.probes = generation; break;
-      case WorkerJob::experiment: refusal.experiment_generation = g.experiment = generation; break;
-    }
+    headlab::app::generation_of(refusal, run.value().job) = run.value().generation;
     run.value().state.assign(state, state + size);
-    refusal.error = g_worker.session ? g_worker.session->take_over(run.value()) : "the training worker did not start";
+    refusal.error = g_worker.host ? g_worker.host->take_over(run.value()) : "the training worker did not start";
   }
   g_worker.text = refusal.error.empty() ? "" : headlab::app::encode_update(refusal).header;
   return g_worker.text.c_str();
@@ -66,26 +56,26 @@ EMSCRIPTEN_KEEPALIVE const char* headlab_worker_start(const char* header, const 
 
 // Ends a job (app::WorkerJob: 0 the run, 1 the comparison, 2 the probes, 3 the experiment).
 EMSCRIPTEN_KEEPALIVE void headlab_worker_stop(int job) {
-  if (g_worker.session && job >= 0 && job <= 3)
-    g_worker.session->stop_job(static_cast<headlab::app::WorkerJob>(job));
+  if (g_worker.host && job >= 0 && job < headlab::app::kWorkerJobCount)
+    g_worker.host->stop_job(static_cast<headlab::app::WorkerJob>(job));
 }
 
 // 1 while it has a job to train.
-EMSCRIPTEN_KEEPALIVE int headlab_worker_busy() { return g_worker.session && g_worker.session->has_jobs() ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE int headlab_worker_busy() { return g_worker.host && g_worker.host->has_jobs() ? 1 : 0; }
 
 // Trains for about `milliseconds` (after probing a head, when it makes probes); 1 when the page
 // should hear now (timeline samples, the comparison paused at its target, a head probed, the
 // experiment done).
 EMSCRIPTEN_KEEPALIVE int headlab_worker_train(double milliseconds) {
-  if (!g_worker.session) return 0;
-  g_worker.session->train_for(milliseconds / 1000.0);
-  return g_worker.session->update_due() ? 1 : 0;
+  if (!g_worker.host) return 0;
+  g_worker.host->train_for(milliseconds / 1000.0);
+  return g_worker.host->update_due() ? 1 : 0;
 }
 
 // The update now: its header here, its states' bytes at headlab_worker_update_bytes.
 EMSCRIPTEN_KEEPALIVE const char* headlab_worker_update() {
   headlab::app::EncodedUpdate update =
-      headlab::app::encode_update(g_worker.session->take_update(g_worker.generations));
+      headlab::app::encode_update(g_worker.host->take_update());
   g_worker.bytes = std::move(update.bytes);
   g_worker.text = std::move(update.header);
   return g_worker.text.c_str();
@@ -94,7 +84,7 @@ EMSCRIPTEN_KEEPALIVE const unsigned char* headlab_worker_update_bytes() { return
 EMSCRIPTEN_KEEPALIVE int headlab_worker_update_size() { return static_cast<int>(g_worker.bytes.size()); }
 
 EMSCRIPTEN_KEEPALIVE void headlab_worker_set_learning_rate(float learning_rate) {
-  if (g_worker.session) g_worker.session->set_learning_rate(learning_rate);
+  if (g_worker.host) g_worker.host->set_learning_rate(learning_rate);
 }
 
 }  // extern "C"

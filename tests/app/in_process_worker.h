@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/training_session.h"
+#include "app/worker_host.h"
 #include "app/worker_messages.h"
 #include "engine/training/parameters.h"
 #include "fake_clock.h"
@@ -19,7 +20,7 @@ namespace headlab::app {
 // runs are comparable step for step).
 class InProcessWorker : public TrainingWorker {
  public:
-  InProcessWorker() : session(test_resources(), clock) {}
+  InProcessWorker() : host(test_resources(), clock) {}
   bool available() const override { return alive; }
   void prepare() override { ++prepares; }
   void start(const WorkerRun& run) override {
@@ -28,29 +29,26 @@ class InProcessWorker : public TrainingWorker {
     WorkerRun copy = std::move(decoded).value();
     copy.state = run.state;
     ++starts;
-    switch (copy.job) {
-      case WorkerJob::run:
-        generations.run = copy.generation;
-        error = session.take_over(copy);
-        return;
-      case WorkerJob::comparison: generations.comparison = copy.generation, comparison_run = copy; break;
-      case WorkerJob::probes: generations.probes = copy.generation; break;
-      case WorkerJob::experiment: generations.experiment = copy.generation, experiment_run = copy; break;
+    if (copy.job == WorkerJob::run) {
+      error = host.take_over(copy);
+      return;
     }
-    ASSERT_EQ(session.take_over(copy), "");
+    if (copy.job == WorkerJob::comparison) comparison_run = copy;
+    if (copy.job == WorkerJob::experiment) experiment_run = copy;
+    ASSERT_EQ(host.take_over(copy), "");
   }
   void stop(WorkerJob job) override {
     ++stops;
-    session.stop_job(job);
+    host.stop_job(job);
   }
   void set_learning_rate(float learning_rate) override {
     if (hold_learning_rate) held_learning_rate = learning_rate;
-    else session.set_learning_rate(learning_rate);
+    else host.set_learning_rate(learning_rate);
   }
   // The learning rate the page sent while it was held back arrives now.
   void deliver_learning_rate() {
     hold_learning_rate = false;
-    if (held_learning_rate) session.set_learning_rate(*held_learning_rate);
+    if (held_learning_rate) host.set_learning_rate(*held_learning_rate);
     held_learning_rate.reset();
   }
 
@@ -59,10 +57,10 @@ class InProcessWorker : public TrainingWorker {
   WorkerUpdate train(int rounds) {
     WorkerUpdate update;
     if (error.empty()) {
-      session.train_for(1e9, rounds);
-      update = session.take_update(generations);
+      host.train_for(1e9, rounds);
+      update = host.take_update();
     } else {
-      update.generation = generations.run;
+      update.generation = host.generation(WorkerJob::run);
       update.error = error;
     }
     const EncodedUpdate encoded = encode_update(update);
@@ -71,12 +69,11 @@ class InProcessWorker : public TrainingWorker {
     return std::move(decoded).value();
   }
 
-  FakeClock clock;  // before the session, which reads it
-  TrainingSession session;
+  FakeClock clock;  // before the host, which reads it
+  WorkerHost host;
   bool hold_learning_rate = false;
   std::optional<float> held_learning_rate;
   bool alive = true;
-  WorkerGenerations generations;
   WorkerRun comparison_run, experiment_run;  // the last of each handed over
   std::string error;
   int prepares = 0, starts = 0, stops = 0;
@@ -109,13 +106,18 @@ inline void expect_same_timeline(const TrainingSession& a, const TrainingSession
   }
 }
 
-// A page whose run is in the worker: started, Play pressed, one frame to hand it over.
-struct PageTrainingInWorker {
+// A page with a worker in this process, and a session alone, without one, to compare it with.
+struct PageWithWorker {
   InProcessWorker worker;
   FakeClock clock;
   TrainingSession page{test_resources(), clock};
+  TrainingSession alone{test_resources(), clock};
+  PageWithWorker() { page.attach_worker(&worker); }
+};
+
+// A page whose run is in the worker: started, Play pressed, one frame to hand it over.
+struct PageTrainingInWorker : PageWithWorker {
   PageTrainingInWorker() {
-    page.attach_worker(&worker);
     EXPECT_EQ(page.ensure_started(), "");
     page.set_running(true);
     page.advance_frame();

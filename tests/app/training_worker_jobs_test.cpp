@@ -18,17 +18,21 @@ void expect_same_comparison(const training::HeadComparison& a, const training::H
   EXPECT_EQ(a.one.save_state(), b.one.save_state());
 }
 
-TEST(TrainingWorker, AComparisonTrainedInTheWorkerIsTheComparisonThePageWouldHaveTrained) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.start_comparison(), "");  // running
-  ASSERT_EQ(alone.start_comparison(), "");
-  alone.set_comparison_running(false);
+// The comparison or the experiment started, running, on the page and in the session alone, which
+// pauses it; one frame hands the page's to the worker.
+void start_in_worker_and_alone(PageWithWorker& in_worker, WorkerJob job) {
+  for (TrainingSession* session : {&in_worker.page, &in_worker.alone})
+    ASSERT_EQ(job == WorkerJob::comparison ? session->start_comparison() : session->start_experiment(), "");
+  in_worker.alone.set_job_running(job, false);
+  in_worker.page.advance_frame();
+  ASSERT_TRUE(in_worker.page.in_worker(job));
+}
 
-  page.advance_frame();
-  ASSERT_TRUE(page.comparison_in_worker());
+TEST(TrainingWorker, AComparisonTrainedInTheWorkerIsTheComparisonThePageWouldHaveTrained) {
+  PageWithWorker in_worker;
+  TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_NO_FATAL_FAILURE(start_in_worker_and_alone(in_worker, WorkerJob::comparison));
   EXPECT_EQ(worker.starts, 1);
   EXPECT_EQ(page.comparison()->many.steps_done(), 0);  // the page itself took no step
   for (int rounds : {20, 30, 25}) page.receive(worker.train(rounds));
@@ -52,24 +56,21 @@ std::vector<std::uint8_t> at_step(std::vector<std::uint8_t> state, std::uint64_t
 }
 
 TEST(TrainingWorker, TheWorkerPausesTheComparisonAtItsTargetAsThePageWould) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock);
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.start_comparison(), "");
-  page.advance_frame();
-  ASSERT_TRUE(page.comparison_in_worker());
+  PageWithWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_NO_FATAL_FAILURE(start_in_worker_and_alone(in_worker, WorkerJob::comparison));
   // The worker's comparison, moved on to five steps before the target.
   WorkerRun near = worker.comparison_run;
   const ComparisonState parts = unpack_comparison_state(near.state);
   ASSERT_EQ(parts.error, "");
   near.state = pack_comparison_state(at_step(parts.many, kComparisonTargetSteps - 5),
                                      at_step(parts.one, kComparisonTargetSteps - 5));
-  ASSERT_EQ(worker.session.take_over(near), "");
+  ASSERT_EQ(worker.host.take_over(near), "");
 
   const WorkerUpdate update = worker.train(10);  // stops after five rounds
   EXPECT_TRUE(update.comparison_paused);
-  EXPECT_FALSE(worker.session.has_jobs());
+  EXPECT_FALSE(worker.host.has_jobs());
   page.receive(update);
   EXPECT_EQ(page.comparison()->many.steps_done(), kComparisonTargetSteps);
   EXPECT_EQ(page.comparison()->one.steps_done(), kComparisonTargetSteps);
@@ -120,14 +121,11 @@ TEST(TrainingWorker, PausingTheComparisonKeepsItsLastUpdateAndLeavesTheRunInTheW
 }
 
 TEST(TrainingWorker, AComparisonGoesOnInThePageWhenTheWorkerFails) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock);
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.start_comparison(), "");
-  page.advance_frame();
-  page.receive(worker.train(6));
-  worker.alive = false;
+  PageWithWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  ASSERT_NO_FATAL_FAILURE(start_in_worker_and_alone(in_worker, WorkerJob::comparison));
+  page.receive(in_worker.worker.train(6));
+  in_worker.worker.alive = false;
   page.advance_frame();
   EXPECT_FALSE(page.comparison_in_worker());
   EXPECT_GT(page.comparison()->many.steps_done(), 6);  // on from step 6, in the page
@@ -151,10 +149,9 @@ void expect_same_probes(const ProbeProgress& a, const ProbeProgress& b) {
 }
 
 TEST(TrainingWorker, ProbesMadeInTheWorkerAreTheProbesThePageWouldHaveMade) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
-  page.attach_worker(&worker);
+  PageWithWorker in_worker;
+  TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+  InProcessWorker& worker = in_worker.worker;
   page.step(60);
   alone.step(60);
   ASSERT_EQ(page.start_probes(), "");
@@ -176,17 +173,15 @@ TEST(TrainingWorker, ProbesMadeInTheWorkerAreTheProbesThePageWouldHaveMade) {
 }
 
 TEST(TrainingWorker, PlayPressedWhileTheWorkerProbesLeavesTheProbesGoing) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock);
-  page.attach_worker(&worker);
+  PageWithWorker in_worker;
+  TrainingSession& page = in_worker.page;
   page.step(20);
   ASSERT_EQ(page.start_probes(), "");
   page.set_running(true);
   page.advance_frame();  // the run follows the probes to the worker, which had no run yet
   EXPECT_TRUE(page.training_in_worker());
   EXPECT_TRUE(page.probes_in_worker());
-  for (int k = 0; k < 10 && page.probes().running(); ++k) page.receive(worker.train(3));
+  for (int k = 0; k < 10 && page.probes().running(); ++k) page.receive(in_worker.worker.train(3));
   EXPECT_FALSE(page.probes().running());
   EXPECT_EQ(page.probes().heads.size(), 8u);
   EXPECT_EQ(page.probes().step, 20);  // of the model they started on
@@ -195,15 +190,13 @@ TEST(TrainingWorker, PlayPressedWhileTheWorkerProbesLeavesTheProbesGoing) {
 
 TEST(TrainingWorker, WaitingForProbesMakesThemHereAndAFailedWorkerLeavesThemToThePage) {
   {
-    InProcessWorker worker;
-    FakeClock clock;
-    TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
-    page.attach_worker(&worker);
+    PageWithWorker in_worker;
+    TrainingSession &page = in_worker.page, &alone = in_worker.alone;
     page.step(20);
     alone.step(20);
     ASSERT_EQ(page.start_probes(), "");
-    page.receive(worker.train(1));
-    const WorkerUpdate late = worker.train(1);
+    page.receive(in_worker.worker.train(1));
+    const WorkerUpdate late = in_worker.worker.train(1);
     page.finish_probes();  // the API's wait: all of them, here and now
     EXPECT_FALSE(page.probes_in_worker());
     page.receive(late);  // of the probes that finish_probes took back
@@ -212,13 +205,11 @@ TEST(TrainingWorker, WaitingForProbesMakesThemHereAndAFailedWorkerLeavesThemToTh
     expect_same_probes(page.probes(), alone.probes());
   }
   {
-    InProcessWorker worker;
-    FakeClock clock;
-    TrainingSession page(test_resources(), clock);
-    page.attach_worker(&worker);
+    PageWithWorker in_worker;
+    TrainingSession& page = in_worker.page;
     ASSERT_EQ(page.start_probes(), "");
-    page.receive(worker.train(1));
-    worker.alive = false;
+    page.receive(in_worker.worker.train(1));
+    in_worker.worker.alive = false;
     page.advance_frame();  // started over here, one head a frame
     EXPECT_FALSE(page.probes_in_worker());
     EXPECT_EQ(page.probes().heads.size(), 1u);
@@ -228,15 +219,10 @@ TEST(TrainingWorker, WaitingForProbesMakesThemHereAndAFailedWorkerLeavesThemToTh
 }
 
 TEST(TrainingWorker, AnExperimentTrainedInTheWorkerIsTheExperimentThePageWouldHaveTrained) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.start_experiment(), "");  // running
-  ASSERT_EQ(alone.start_experiment(), "");
-  alone.set_experiment_running(false);
-  page.advance_frame();
-  ASSERT_TRUE(page.experiment_in_worker());
+  PageWithWorker in_worker;
+  TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_NO_FATAL_FAILURE(start_in_worker_and_alone(in_worker, WorkerJob::experiment));
   EXPECT_EQ(page.experiment()->steps_done(), 0);  // the page itself took no step
   for (int rounds : {40, 60, 30}) page.receive(worker.train(rounds));
   alone.step_experiment(130);
@@ -253,13 +239,10 @@ TEST(TrainingWorker, AnExperimentTrainedInTheWorkerIsTheExperimentThePageWouldHa
 }
 
 TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock);
-  page.attach_worker(&worker);
-  ASSERT_EQ(page.start_experiment(), "");
-  page.advance_frame();
-  ASSERT_TRUE(page.experiment_in_worker());
+  PageWithWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_NO_FATAL_FAILURE(start_in_worker_and_alone(in_worker, WorkerJob::experiment));
   // The worker's experiment, moved on to 3 steps before its end: every run but the last done
   // (their results made up), the last one's trainer at step 997 (its losses made up).
   WorkerRun near = worker.experiment_run;
@@ -282,10 +265,10 @@ TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
   const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kExperimentStepsPerRun - 3);
   state.insert(state.end(), last_state.begin(), last_state.end());
   near.state = state;
-  ASSERT_EQ(worker.session.take_over(near), "");
+  ASSERT_EQ(worker.host.take_over(near), "");
 
   const WorkerUpdate update = worker.train(10);  // ends after three rounds
-  EXPECT_FALSE(worker.session.has_jobs());
+  EXPECT_FALSE(worker.host.has_jobs());
   page.receive(update);
   EXPECT_TRUE(page.experiment()->done());
   EXPECT_FALSE(page.experiment_running());

@@ -12,10 +12,9 @@ namespace {
 
 TEST(TrainingWorker, ARunTrainedInTheWorkerIsTheRunThePageWouldHaveTrained) {
   for (training::Task task : {training::Task::grammar, training::Task::induction}) {
-    InProcessWorker worker;
-    FakeClock clock;
-    TrainingSession page(test_resources(), clock), alone(test_resources(), clock);
-    page.attach_worker(&worker);
+    PageWithWorker in_worker;
+    TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+    InProcessWorker& worker = in_worker.worker;
     ASSERT_EQ(page.reset(2, 3e-3f, task), "");
     ASSERT_EQ(alone.reset(2, 3e-3f, task), "");
     page.step(30);  // a run already under way moves with everything it has
@@ -39,10 +38,9 @@ TEST(TrainingWorker, ARunTrainedInTheWorkerIsTheRunThePageWouldHaveTrained) {
 }
 
 TEST(TrainingWorker, TheWorkerGetsReadyWhenTheFirstRunIsMade) {
-  InProcessWorker worker;
-  FakeClock clock;
-  TrainingSession page(test_resources(), clock);
-  page.attach_worker(&worker);
+  PageWithWorker in_worker;
+  TrainingSession& page = in_worker.page;
+  InProcessWorker& worker = in_worker.worker;
   EXPECT_EQ(worker.prepares, 0);  // a page that never trains never loads it
   ASSERT_EQ(page.ensure_started(), "");  // the Training tab opened
   EXPECT_EQ(worker.prepares, 1);
@@ -75,7 +73,7 @@ TEST(TrainingWorker, AStepByHandGoesOnFromThePageAndTheNextFrameHandsTheRunBack)
   EXPECT_EQ(page.trainer()->steps_done(), 23);
   page.advance_frame();  // still running: the run goes back to the worker, from step 23
   EXPECT_EQ(worker.starts, 2);
-  EXPECT_EQ(worker.session.trainer()->steps_done(), 23);
+  EXPECT_EQ(worker.host.run().trainer()->steps_done(), 23);
   page.receive(worker.train(2));
   EXPECT_EQ(page.trainer()->steps_done(), 25);
 }
@@ -127,7 +125,7 @@ TEST(TrainingWorker, AnUpdateSentBeforeTheNewLearningRateReachedTheWorkerKeepsTh
   page.set_running(true);  // the next Play ships the page's rate
   page.advance_frame();
   ASSERT_TRUE(page.training_in_worker());
-  EXPECT_FLOAT_EQ(worker.session.trainer()->config().learning_rate, 1.23e-2f);
+  EXPECT_FLOAT_EQ(worker.host.run().trainer()->config().learning_rate, 1.23e-2f);
   page.receive(worker.train(5));
   EXPECT_EQ(page.trainer()->steps_done(), 25);
   EXPECT_FLOAT_EQ(page.trainer()->config().learning_rate, 1.23e-2f);
