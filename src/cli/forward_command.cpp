@@ -27,29 +27,15 @@ json rows(const Matrix& m) {
 
 }  // namespace
 
-bool run_forward(const std::string& model_json, std::string& output, std::string& error) {
-  Result<Document> document = parse_model_file(model_json);
-  if (!document.ok()) {
-    error = document.error();
-    return false;
-  }
-  std::string lexicon_error;
-  const Lexicon lexicon = load_lexicon(&lexicon_error);
-  if (!lexicon_error.empty()) {
-    error = lexicon_error;
-    return false;
-  }
-  const PreparedInput input = prepare_input(document.value(), lexicon);
-  Trace trace;
-  forward(document.value().model, input.X, trace);
+json forward_json(const Model& model, const Tokens& tokens, const Trace& trace) {
   // Missing label or sentence files fall back to built-in thresholds / no gold parse.
   const analysis::Resources resources = analysis::load_resources();
   analysis::Analysis analysis;
-  analysis::analyze(document.value().model, input.tokens, trace, resources, {}, analysis);
+  analysis::analyze(model, tokens, trace, resources, {}, analysis);
   json out;
-  json tokens = json::array();
-  for (const Token& t : input.tokens) tokens.push_back(t.text);
-  out["tokens"] = std::move(tokens);
+  json texts = json::array();
+  for (const Token& t : tokens) texts.push_back(t.text);
+  out["tokens"] = std::move(texts);
   json layers = json::array();
   for (std::size_t l = 0; l < trace.layers.size(); ++l) {
     const LayerTrace& lt = trace.layers[l];
@@ -65,6 +51,25 @@ bool run_forward(const std::string& model_json, std::string& output, std::string
   }
   out["layers"] = std::move(layers);
   out["gold"] = analysis::gold_json(analysis.gold);
+  return out;
+}
+
+bool run_forward(const std::string& model_json, std::string& output, std::string& error) {
+  Result<Document> document = parse_model_file(model_json);
+  if (!document.ok()) {
+    error = document.error();
+    return false;
+  }
+  std::string lexicon_error;
+  const Lexicon lexicon = load_lexicon(&lexicon_error);
+  if (!lexicon_error.empty()) {
+    error = lexicon_error;
+    return false;
+  }
+  const PreparedInput input = prepare_input(document.value(), lexicon);
+  Trace trace;
+  forward(document.value().model, input.X, trace);
+  const json out = forward_json(document.value().model, input.tokens, trace);
   output = out.dump(-1, ' ', false, json::error_handler_t::replace);
   return true;
 }

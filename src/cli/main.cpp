@@ -1,6 +1,9 @@
 // headlab-cli: the engine from the command line.
 //   headlab-cli forward MODEL.json   run the model on its input and print every head as JSON
 //   headlab-cli forward -            read the model file from stdin
+//   headlab-cli forward FILE.safetensors [--text "..."]
+//                                    a GPT-2 checkpoint or a HeadLab text model on a text, with
+//                                    next-token predictions
 //   headlab-cli train [options]      train on the grammar's language, write a model + manifest;
 //                                    --task induction: on repeated random segments
 //                                    (options: headlab-cli train --help; docs/training.md)
@@ -13,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/checkpoint_forward_command.h"
 #include "cli/forward_command.h"
 #include "cli/tokenize_command.h"
 #include "cli/train_command.h"
@@ -20,7 +24,8 @@
 namespace {
 
 int usage() {
-  std::cerr << "usage: headlab-cli forward MODEL.json|-\n       headlab-cli train [options]\n"
+  std::cerr << "usage: headlab-cli forward MODEL.json|-\n       headlab-cli forward FILE.safetensors [--text \"...\"]\n"
+               "       headlab-cli train [options]\n"
                "       headlab-cli tokenize --tokenizer gpt2|FILE.json|NAME --text \"...\"\n";
   return 2;
 }
@@ -43,6 +48,8 @@ bool read_input(const std::string& path, std::string& text) {
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   const std::string command = argv[1];
+  if (command == "forward" && argc >= 3 && headlab::cli::is_checkpoint_path(argv[2]))
+    return headlab::cli::run_checkpoint_forward(std::vector<std::string>(argv + 2, argv + argc));
   if (command == "forward") {
     if (argc != 3) return usage();
     std::string text;

@@ -30,9 +30,9 @@ std::string command_line(const std::vector<std::string>& args) {
 }
 
 std::string manifest_path(const std::string& model_path) {
-  const std::string suffix = ".json";
-  if (model_path.size() > suffix.size() && model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return model_path.substr(0, model_path.size() - suffix.size()) + ".manifest.json";
+  for (const std::string suffix : {".json", ".safetensors"})
+    if (model_path.size() > suffix.size() && model_path.compare(model_path.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return model_path.substr(0, model_path.size() - suffix.size()) + ".manifest.json";
   return model_path + ".manifest.json";
 }
 

@@ -12,7 +12,7 @@ void round_numbers(nlohmann::json& value, int digits);
 bool write_file(const std::string& path, const std::string& text);
 // "headlab-cli train ARGS...", for manifests.
 std::string command_line(const std::vector<std::string>& args);
-// "dir/name.json" -> "dir/name.manifest.json".
+// "dir/name.json" or "dir/name.safetensors" -> "dir/name.manifest.json".
 std::string manifest_path(const std::string& model_path);
 
 }  // namespace headlab::cli

@@ -7,6 +7,7 @@
 
 #include "cli/induction_command.h"
 #include "cli/output_files.h"
+#include "cli/text_command.h"
 #include "cli/train_options.h"
 #include "engine/analysis/analysis_json.h"
 #include "engine/analysis/attention_spread.h"
@@ -148,6 +149,7 @@ int run_train(const std::vector<std::string>& args) {
     return 2;
   }
   if (o.config.task == Task::induction) return run_train_induction(o, args);
+  if (o.config.task == Task::lm) return run_train_text(o, args);
   Result<Grammar> grammar = load_grammar();
   if (!grammar.ok()) {
     std::cerr << "headlab-cli: " << grammar.error() << "\n";

@@ -17,7 +17,10 @@ const char* const kTrainUsage =
     "       --task induction: repeated random segments; its defaults: 2 layers x 4 heads of 16, d_model 64,\n"
     "         attention only, pre-norm, causal, next token, position init 0.01, lr 0.003, batch 16,\n"
     "         report every 100, 200 held-out sequences, no model file unless --out; and\n"
-    "         [--symbols 26] [--prefix 0:12] [--segment 3:12] [--gap 0:8] (lengths MIN:MAX in symbols)\n";
+    "         [--symbols 26] [--prefix 0:12] [--segment 3:12] [--gap 0:8] (lengths MIN:MAX in symbols)\n"
+    "       --task lm: a language model over real text: --corpus FILE[,FILE] [--held-out-corpus FILE[,FILE]] [--tokenizer text]\n"
+    "         [--window 64]; defaults 2 layers x 4 heads of 16, d_model 64, attention only, pre-norm, lr 0.003,\n"
+    "         batch 16, report every 250, 200 held-out windows; --out FILE.safetensors writes the model (F16)\n";
 
 namespace {
 
@@ -43,7 +46,7 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
     if (args[i] == "--task") {
       const std::optional<Task> named = task_from_name(args[i + 1]);
       if (!named) {
-        error = "--task: bad value \"" + args[i + 1] + "\" (grammar or induction)";
+        error = "--task: bad value \"" + args[i + 1] + "\" (grammar, induction or lm)";
         return false;
       }
       task = *named;
@@ -76,6 +79,10 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
     else if (a == "--seed") ok = integer(seed) && seed >= 0, o.config.seed = static_cast<std::uint32_t>(seed);
     else if (a == "--steps") ok = integer(o.steps) && o.steps >= 0;
     else if (a == "--out") o.out = v;
+    else if (a == "--corpus") o.corpus = v;
+    else if (a == "--held-out-corpus") o.held_out_corpus = v;
+    else if (a == "--tokenizer") o.tokenizer = v;
+    else if (a == "--window") ok = integer(o.config.text.window);
     else if (a == "--layers") ok = integer(arch.layer_count);
     else if (a == "--heads") ok = integer(arch.head_count);
     else if (a == "--d-model") ok = integer(arch.d_model);
@@ -112,6 +119,22 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
     }
   }
   const bool induction_task = task == Task::induction;
+  if (task == Task::lm) {
+    if (o.held_out_corpus.empty()) {
+      o.held_out_corpus = o.corpus;
+      // Each file's: "en.train.txt,zh.train.txt" -> "en.heldout.txt,zh.heldout.txt".
+      for (std::size_t at = o.held_out_corpus.find(".train."); at != std::string::npos;
+           at = o.held_out_corpus.find(".train.", at + 9))
+        o.held_out_corpus.replace(at, 7, ".heldout.");
+    }
+    if (o.held_out_corpus == o.corpus && !o.corpus.empty()) {
+      error = "--held-out-corpus: give a file other than the training text";
+      return false;
+    }
+    if (o.report_every == 0) o.report_every = 250;
+    if (o.held_out == 0) o.held_out = 200;
+    return true;
+  }
   if (o.out.empty() && !induction_task) o.out = "assets/models/trained.json";
   if (o.report_every == 0) o.report_every = induction_task ? 100 : 250;
   if (o.held_out == 0) o.held_out = induction_task ? 200 : 300;

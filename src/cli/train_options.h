@@ -18,6 +18,11 @@ struct TrainOptions {
   int held_out = 0;       // grammar: 300 sentences; induction: 200 sequences
   bool compare_one_head = false;
   bool head_table = false;
+  // --task lm: the text, its held-out part (default: the corpus path with "train" -> "heldout") and
+  // the BPE vocabulary that tokenizes both.
+  std::string corpus;
+  std::string held_out_corpus;
+  std::string tokenizer = "text";
 };
 
 // Parses the words after "train"; --task is applied first, so the other options change that

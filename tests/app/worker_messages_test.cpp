@@ -118,7 +118,7 @@ TEST(WorkerMessages, AnUnknownJobOrTaskIsRefused) {
   EXPECT_EQ(with("\"probes\"", "\"probe\"").error(),
             "training run: job: expected one of \"run\", \"comparison\", \"probes\", \"experiment\" (got \"probe\")");
   EXPECT_EQ(with("\"induction\"", "\"copying\"").error(),
-            "training run: task: expected one of \"grammar\", \"induction\" (got \"copying\")");
+            "training run: task: expected one of \"grammar\", \"induction\", \"lm\" (got \"copying\")");
 }
 
 }  // namespace

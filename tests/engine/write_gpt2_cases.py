@@ -23,6 +23,8 @@ CASES = [
     ("prefixed_f16", 3, 4, 32, 100, 24, 128, "F16", "transformer.", True),
     ("bf16_three_heads", 1, 3, 24, 40, 12, 96, "BF16", "", False),
     ("one_head_f32", 2, 1, 8, 30, 10, 20, "F32", "transformer.", True),
+    # GPT-2's whole vocabulary, so that the command line can run it on text (tests/cli).
+    ("gpt2_vocabulary_f16", 1, 2, 8, 50257, 32, 32, "F16", "", False),
 ]
 NO_CONFIG = {"bf16_three_heads"}  # opened with the head count given instead of config.json
 TOKENS = 9  # length of the reference input
