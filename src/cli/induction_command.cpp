@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/output_files.h"
+#include "cli/training_loop.h"
 #include "engine/model_file.h"
 #include "engine/training/induction_evaluation.h"
 
@@ -75,22 +76,14 @@ int run_train_induction(const TrainOptions& o, const std::vector<std::string>& a
 
   json emergence = json::array();
   int formed_step = -1;
-  double training_seconds = 0.0;
   InductionReport report;
-  for (int done = 0;;) {
-    const float recent = done == 0 ? 0.0f : mean_recent_loss(trainer, std::min(done, o.report_every));
+  const double training_seconds = train_with_reports(trainer, o.steps, o.report_every, 0, [&](int done, float recent) {
     report = induction_report(trainer.model(), held_out);
     const bool formed = formed_step < 0 && strongest_induction_head(report).prefix_matching >= kInductionFormedScore;
     if (formed) formed_step = done;
     print_report(done, recent, report, formed);
     emergence.push_back(report_json(done, recent, report));
-    if (done >= o.steps) break;
-    const int n = std::min(o.report_every - done % o.report_every, o.steps - done);
-    const auto start = std::chrono::steady_clock::now();
-    trainer.step(n);
-    training_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    done += n;
-  }
+  });
 
   std::printf("head   prefix matching  previous token  duplicate token\n");
   for (const InductionHeadScores& h : report.heads)

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/output_files.h"
+#include "cli/training_loop.h"
 #include "cli/tokenize_command.h"
 #include "engine/analysis/pooled_labels.h"
 #include "engine/bpe/bpe_input.h"
@@ -128,23 +129,15 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
               c.text.window, c.learning_rate, c.batch_size);
 
   json emergence = json::array();
-  double training_seconds = 0.0;
   TextEvaluation evaluation;
-  for (int done = 0;;) {
-    const float recent = done == 0 ? 0.0f : mean_recent_loss(trainer, std::min(done, o.report_every));
+  const double training_seconds = train_with_reports(trainer, o.steps, o.report_every, 0, [&](int done, float recent) {
     evaluation = evaluate_text(trainer.model(), held_out, punctuation, c.seed);
     print_report(done, recent, evaluation);
     emergence.push_back({{"step", done}, {"train_loss", recent}, {"held_out_loss", evaluation.held_out_loss},
                          {"in_context_learning", evaluation.in_context_learning()},
                          {"previous_token", best(evaluation, &TextHeadScores::previous_token).previous_token},
                          {"induction", best(evaluation, &TextHeadScores::induction).induction}});
-    if (done >= o.steps) break;
-    const int n = std::min(o.report_every - done % o.report_every, o.steps - done);
-    const auto start = std::chrono::steady_clock::now();
-    trainer.step(n);
-    training_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    done += n;
-  }
+  });
 
   Document document = trainer.document();
   document.input.text = example;

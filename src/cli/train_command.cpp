@@ -7,6 +7,7 @@
 
 #include "cli/induction_command.h"
 #include "cli/output_files.h"
+#include "cli/training_loop.h"
 #include "cli/text_command.h"
 #include "cli/train_options.h"
 #include "engine/analysis/analysis_json.h"
@@ -166,18 +167,10 @@ int run_train(const std::vector<std::string>& args) {
       held_out_sentences(grammar.value(), o.config.seed, o.held_out, o.config.architecture.special_tokens);
 
   json emergence = json::array();
-  double training_seconds = 0.0;
-  for (int done = 0;;) {
-    const float recent = done == 0 ? 0.0f : mean_recent_loss(trainer, std::min(done, 50));
+  const double training_seconds = train_with_reports(trainer, o.steps, o.report_every, 50, [&](int done, float recent) {
     emergence.push_back(snapshot(trainer.model(), grammar.value(), held_out, done, recent, o.config));
     print_snapshot(emergence.back());
-    if (done >= o.steps) break;
-    const int n = std::min(o.report_every - done % o.report_every, o.steps - done);
-    const auto start = std::chrono::steady_clock::now();
-    trainer.step(n);
-    training_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    done += n;
-  }
+  });
 
   // The model file, rounded to 5 significant digits, then re-read so the manifest describes the
   // file exactly as shipped.
