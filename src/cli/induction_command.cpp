@@ -1,6 +1,5 @@
 #include "cli/induction_command.h"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>

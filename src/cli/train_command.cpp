@@ -1,6 +1,5 @@
 #include "cli/train_command.h"
 
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
