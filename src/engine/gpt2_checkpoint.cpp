@@ -1,5 +1,6 @@
 #include "gpt2_checkpoint.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -170,12 +171,11 @@ Gpt2CheckpointReader::Gpt2CheckpointReader(SafetensorsIndex index, const Gpt2Con
     layer.has_ffn = true;
     layer.ffn.activation = Activation::gelu_tanh;
   }
-  std::vector<std::string> wanted;
   for (const Expected& e : expected_tensors(config, ffn_width(index_, prefix_, d))) {
-    wanted.push_back(prefix_ + e.name);
+    wanted_.push_back(prefix_ + e.name);
     bytes_needed_ = std::max(bytes_needed_, index_.find(prefix_ + e.name)->end);
   }
-  stream_ = std::make_unique<TensorStream>(index_, wanted, [this](const TensorEntry& entry, std::vector<float>&& values) {
+  stream_ = std::make_unique<TensorStream>(index_, wanted_, [this](const TensorEntry& entry, std::vector<float>&& values) {
     place(entry, std::move(values));
   });
 }
@@ -245,7 +245,7 @@ void Gpt2CheckpointReader::place(const TensorEntry& entry, std::vector<float>&& 
 Result<Model> Gpt2CheckpointReader::finish() {
   if (!complete()) {
     for (const TensorEntry& t : index_.tensors)
-      if (t.end > bytes_fed())
+      if (t.end > bytes_fed() && std::find(wanted_.begin(), wanted_.end(), t.name) != wanted_.end())
         return Result<Model>::failure("the file ended before " + t.name.substr(prefix_.size()) + " (" +
                                       std::to_string(bytes_fed()) + " of " + std::to_string(bytes_needed_) + " bytes)");
     return Result<Model>::failure("the checkpoint is incomplete");

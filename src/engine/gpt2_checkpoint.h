@@ -63,6 +63,7 @@ class Gpt2CheckpointReader {
   SafetensorsIndex index_;
   Gpt2Config config_;
   std::string prefix_;  // "" or "transformer."
+  std::vector<std::string> wanted_;  // the tensors read, with the prefix
   Model model_;
   std::unique_ptr<TensorStream> stream_;
   std::uint64_t bytes_needed_ = 0;
