@@ -23,9 +23,10 @@ void draw_predictions_view(PanelContext& context, float width, float height) {
     return;
   }
   const bpe::BpeTokenizer* subword = context.resources().subword_tokenizer(model.tokenizer);
+  // As the axes draw them: a character the fonts lack as its code point (drawable_text).
   const auto token_text = [&](int id) -> std::string {
-    if (subword) return bpe::token_labels(*subword, {id}).front();
-    if (id >= 0 && id < static_cast<int>(model.vocab.size())) return model.vocab[id];
+    if (subword) return drawable_text(bpe::token_labels(*subword, {id}).front());
+    if (id >= 0 && id < static_cast<int>(model.vocab.size())) return drawable_text(model.vocab[id]);
     return "#" + std::to_string(id);
   };
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
@@ -36,14 +37,14 @@ void draw_predictions_view(PanelContext& context, float width, float height) {
   ImGui::TableSetupColumn(context.tr("predictions_after"));
   for (int k = 1; k <= app::kPredictionCount; ++k) ImGui::TableSetupColumn(std::to_string(k).c_str());
   ImGui::TableHeadersRow();
-  const int rows = static_cast<int>(std::min(state.predictions.size(), state.input.tokens.size()));
+  const int rows = static_cast<int>(std::min(state.predictions.size(), context.tokens().size()));
   ImGuiListClipper clipper;
   clipper.Begin(rows);
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%d %s", i, state.input.tokens[i].text.c_str());
+      ImGui::Text("%d %s", i, context.tokens()[i].c_str());
       for (const NextToken& next : state.predictions[i]) {
         ImGui::TableNextColumn();
         ImGui::Text("%s", token_text(next.id).c_str());
