@@ -42,7 +42,7 @@ void draw_checkpoint_controls(PanelContext& context) {
   const float font = ImGui::GetFontSize();
   const Layer& first = model.layers.front();
   ImGui::AlignTextToFramePadding();
-  ImGui::Text("GPT-2: %d x %d, d_model %d, d_k %d", static_cast<int>(model.layers.size()), first.head_count(), model.d_model, first.d_k);
+  ImGui::Text(context.tr("checkpoint_shape"), static_cast<int>(model.layers.size()), first.head_count(), model.d_model, first.d_k);
   item_tooltip(context.tr("checkpoint_structure_locked"));
   flow_same_line(font * 7.0f);
   bool causal = model.causal;
