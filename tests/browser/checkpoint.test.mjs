@@ -103,6 +103,11 @@ test('dropping the files on the page opens the checkpoint; without config.json t
               { name: 'config.json', bytes: fs.readFileSync(file('prefixed_f16', 'config.json')) }]);
   await waitForCheckpoint(page, 3);
   await expectReference(page, 'prefixed_f16');
+  // Not saved, not shared, and its shape is fixed; each says why.
+  const refusals = await page.evaluate(() => ['saveState', 'shareLink', 'setHeadCount'].map((call) => {
+    try { window.headlab[call](4); return call + ': allowed'; } catch (e) { return e.message; }
+  }));
+  for (const refusal of refusals) assert.match(refusal, /checkpoint/);
   await frames(page, 3);
   await screenshot(page, 'checkpoint-opened-1280');
 
@@ -142,6 +147,15 @@ test('a truncated file and a config that does not match are refused with a messa
   const other = await open([{ name: 'model.safetensors', bytes: weights },
                             { name: 'config.json', bytes: Buffer.from(JSON.stringify({ ...config, model_type: 'llama' })) }]);
   assert.equal(other.ok, false);
+  assert.ok(await page.evaluate(() => window.headlab.exportModel()) === before, 'the model is unchanged');
+  // Cancel while it reads: nothing opens and the reader lets go of what it held.
+  const cancelled = await page.evaluate(`(async () => {
+    const reading = window.headlab.openCheckpoint((${makeFiles})(${JSON.stringify(pageFiles([
+      { name: 'model.safetensors', bytes: weights }, { name: 'config.json', bytes: Buffer.from(JSON.stringify(config)) }]))}));
+    window.headlabCheckpoint.cancel();
+    return [await reading, window.headlab.checkpointState().active];
+  })()`);
+  assert.deepEqual(cancelled, [{ ok: false, error: 'cancelled' }, false]);
   assert.ok(await page.evaluate(() => window.headlab.exportModel()) === before, 'the model is unchanged');
   await frames(page, 2);
   await screenshot(page, 'checkpoint-refused-1280');
