@@ -34,8 +34,10 @@ void draw_predictions_view(PanelContext& context, float width, float height) {
   const float table_h = height - ImGui::GetFrameHeightWithSpacing();
   if (!ImGui::BeginTable("predictions", 1 + app::kPredictionCount, flags, ImVec2(width, table_h))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn(context.tr("predictions_after"));
-  for (int k = 1; k <= app::kPredictionCount; ++k) ImGui::TableSetupColumn(std::to_string(k).c_str());
+  // The sentence's own token, with its position, is the widest column.
+  ImGui::TableSetupColumn(context.tr("predictions_after"), ImGuiTableColumnFlags_WidthStretch, 1.6f);
+  for (int k = 1; k <= app::kPredictionCount; ++k)
+    ImGui::TableSetupColumn(std::to_string(k).c_str(), ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableHeadersRow();
   const int rows = static_cast<int>(std::min(state.predictions.size(), context.tokens().size()));
   ImGuiListClipper clipper;
