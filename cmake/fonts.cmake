@@ -19,7 +19,7 @@ add_custom_command(
   OUTPUT "${HEADLAB_UI_FONT}"
   COMMAND ${CMAKE_COMMAND} -E make_directory "${HEADLAB_FONT_DIR}"
   COMMAND /usr/bin/python3 -m fontTools.subset /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-          "--unicodes=U+0020-00FF,U+0100-024F,U+0370-03FF,U+2010-205E,U+2190-21FF,U+2200-22FF,U+25A0-25FF,U+2713,U+2714,U+FFFD"
+          "--unicodes=U+0020-00FF,U+0100-024F,U+0370-03FF,U+2010-205E,U+2190-21FF,U+2200-22FF,U+2423,U+25A0-25FF,U+2713,U+2714,U+FFFD"
           --no-hinting "--layout-features=" "--output-file=${HEADLAB_UI_FONT}"
   DEPENDS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
   COMMENT "Subsetting the UI font")

@@ -40,8 +40,8 @@
 
   function copyIntoModule(kind, { bytes, chars }) {
     const charsSize = Module.lengthBytesUTF8(chars) + 1;
-    const data = Module._malloc(bytes.length);
-    const charList = Module._malloc(charsSize);
+    const data = Module._malloc(bytes.length) >>> 0;
+    const charList = Module._malloc(charsSize) >>> 0;
     try {
       if (!data || !charList) throw new Error('out of memory');
       Module.HEAPU8.set(bytes, data);

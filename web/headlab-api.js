@@ -11,11 +11,12 @@
   // is easily larger than the 5 MB stack, and overflowing it overwrote the module's memory.
   function callWithString(name, text) {
     const size = Module.lengthBytesUTF8(text) + 1;
-    const pointer = Module._malloc(size);
+    // `>>> 0`: the heap may grow past 2 GB (a GPT-2 checkpoint), and wasm hands pointers over signed.
+    const pointer = Module._malloc(size) >>> 0;
     if (!pointer) throw new Error('HeadLab is out of memory for a request of ' + size + ' bytes');
     try {
       Module.stringToUTF8(text, pointer, size);
-      return Module.UTF8ToString(Module['_' + name](pointer));
+      return Module.UTF8ToString(Module['_' + name](pointer) >>> 0);
     } finally {
       Module._free(pointer);
     }
@@ -101,6 +102,16 @@
     setLanguage: (language) => call({ op: 'setLanguage', language }),
     resetProgress: () => call({ op: 'resetProgress' }),
     request: (request) => call(request),
+    // GPT-2 checkpoints (docs/js-api.md, "Opening a checkpoint"): File objects of model.safetensors
+    // and config.json; {headCount} stands in for config.json. Resolves to {ok} or {ok: false, error}.
+    openCheckpoint: (files, options = {}) => window.headlabCheckpoint.open(files, options),
+    // The steps openCheckpoint takes (the bytes go through headlab_checkpoint_feed, not JSON).
+    checkpointBegin: (options) => call({ op: 'checkpointBegin', ...options }),  // {size, header, config, headCount, name}
+    checkpointState: () => call({ op: 'checkpointState' }),
+    checkpointFinish: () => call({ op: 'checkpointFinish' }),
+    checkpointCancel: () => call({ op: 'checkpointCancel' }),
+    // Ids of the model's subword vocabulary as the input (models with a tokenizer: checkpoints).
+    setTokenIds: (ids) => call({ op: 'setTokenIds', ids }),
     // The whole lab (model, sentence, selection, lesson progress, language, theme) as JSON, and back.
     saveState: () => call({ op: 'saveState' }),
     loadState: (state) => call({ op: 'loadState', json: typeof state === 'string' ? state : JSON.stringify(state) }),

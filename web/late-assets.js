@@ -1,6 +1,7 @@
 // Assets the module gets after its first frame: the shipped trained model (the largest asset, which
-// only "Load trained model" and two lessons need) is fetched once the lab is on screen and copied
-// into the module. The lab's ready promise waits for it, so nothing asks for it before it is there;
+// only "Load trained model" and two lessons need) and the text vocabulary (tokenizers/text.json, which
+// only models trained on real text read) are fetched once the lab is on screen and copied into the
+// module. The lab's ready promise waits for it, so nothing asks for it before it is there;
 // a failure is reported in the console and the model then says it is missing when asked for.
 'use strict';
 (function () {
@@ -11,6 +12,15 @@
       window.headlab._callWithString('headlab_add_trained_model', await response.text());
     } catch (error) {
       console.warn('HeadLab: the trained model could not be loaded: ' + (error.message || error));
+    }
+    // HeadLab's own BPE vocabulary, for the models trained on real text (assets/models/text*).
+    try {
+      const response = await fetch('tokenizers/text.json');
+      if (!response.ok) throw new Error('tokenizers/text.json: HTTP ' + response.status);
+      const refusal = window.headlab._callWithString('headlab_set_text_tokenizer', await response.text());
+      if (refusal) throw new Error(refusal);
+    } catch (error) {
+      console.warn('HeadLab: the text vocabulary could not be loaded: ' + (error.message || error));
     }
   };
 })();

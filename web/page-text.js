@@ -70,6 +70,18 @@
       zh: '无法恢复你保存的实验台（{reason}）。它已另存在本地存档中，名称为“{key}”；现在从头开始。',
     },
     restore_stopped_last_time: { en: 'restoring it stopped HeadLab last time', zh: '上次恢复它时 HeadLab 出错中断了' },
+    checkpoint_reading: { en: 'Reading {name}: {read} of {total} MB', zh: '正在读取 {name}：{read} / {total} MB' },
+    checkpoint_cancel: { en: 'Cancel', zh: '取消' },
+    checkpoint_open: { en: 'Open', zh: '打开' },
+    checkpoint_heads_prompt: { en: 'No config.json came with {name}: how many heads per layer? (GPT-2 small and distilgpt2: 12, medium: 16) ',
+                               zh: '{name} 没有附带 config.json：每层有几个头？（GPT-2 small 和 distilgpt2：12，medium：16）' },
+    checkpoint_failed: { en: 'The checkpoint was not opened: {reason}. Your model is unchanged.',
+                         zh: '检查点没有打开：{reason}。你的模型没有改变。' },
+    checkpoint_no_weights: { en: 'choose a model.safetensors file (and its config.json)', zh: '请选择 model.safetensors 文件（及其 config.json）' },
+    checkpoint_busy: { en: 'another checkpoint is still being read', zh: '另一个检查点还在读取中' },
+    checkpoint_too_short: { en: '{name} is too short to be a safetensors file', zh: '{name} 太短，不是 safetensors 文件' },
+    checkpoint_bad_header: { en: '{name} has no readable safetensors header (the file may be cut short)',
+                             zh: '{name} 没有可读的 safetensors 文件头（文件可能不完整）' },
     restore_failed: { en: 'Saved work could not be restored: {reason}', zh: '无法恢复保存的实验台：{reason}' },
   };
   const TAGS = { en: 'en', zh: 'zh-Hans' };  // as the accessible view declares them

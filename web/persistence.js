@@ -77,7 +77,8 @@
       // the last autosave is kept as it is. Tried again at the next change.
       savedKey = key;
       const tooLarge = /too large/.test(e.message);
-      if (!autosaveRefused) notify(pageText(tooLarge ? 'autosave_too_large' : 'autosave_failed'), 'warning');
+      // A checkpoint is never autosaved, and its opening notice already said so.
+      if (!autosaveRefused && !/checkpoint/.test(e.message)) notify(pageText(tooLarge ? 'autosave_too_large' : 'autosave_failed'), 'warning');
       autosaveRefused = true;
       return;
     }
@@ -194,8 +195,10 @@
   window.addEventListener('dragover', (event) => { event.preventDefault(); });
   window.addEventListener('drop', (event) => {
     event.preventDefault();
-    const file = event.dataTransfer && event.dataTransfer.files[0];
-    if (file) readFile(file);
+    const files = event.dataTransfer && event.dataTransfer.files;
+    // model.safetensors (with its config.json) is a checkpoint: web/checkpoint.js reads it.
+    if (window.headlabCheckpoint && window.headlabCheckpoint.isCheckpointDrop(files)) window.headlabCheckpoint.open(files);
+    else if (files && files[0]) readFile(files[0]);
   });
 
   // Called by the loader after the first frame; headlab.ready resolves once this has finished, so

@@ -18,8 +18,8 @@ const CACHE = CACHE_PREFIX + 'v1';
 const SHELL = [
   './', 'index.html', 'style.css', 'favicon.svg',
   'module-download.js', 'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
-  'persistence.js', 'loader.js', 'late-assets.js', 'training-worker-link.js', 'headlab.js', 'headlab.wasm',
-  'models/trained.json', 'fonts/cjk.ttf', 'fonts/cjk-chars.txt', 'training-worker.js', 'headlab_trainer.js', 'headlab_trainer.wasm',
+  'persistence.js', 'checkpoint.js', 'loader.js', 'late-assets.js', 'training-worker-link.js', 'headlab.js', 'headlab.wasm',
+  'models/trained.json', 'tokenizers/text.json', 'fonts/cjk.ttf', 'fonts/cjk-chars.txt', 'training-worker.js', 'headlab_trainer.js', 'headlab_trainer.wasm',
 ];
 
 self.addEventListener('install', (event) => {

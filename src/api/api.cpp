@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/benchmark_api.h"
+#include "api/checkpoint_api.h"
 #include "api/reply.h"
 #include "api/state_json.h"
 #include "api/training_api.h"
@@ -190,7 +191,7 @@ const std::vector<Handler>& handlers() {
   return table;
 }
 
-json dispatch(Controller& controller, TrainingSession* training, const json& request) {
+json dispatch(Controller& controller, TrainingSession* training, CheckpointLoader* checkpoint, const json& request) {
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
     return failure("request: expected {\"op\": ...}");
   const std::string op = request["op"].get<std::string>();
@@ -205,15 +206,17 @@ json dispatch(Controller& controller, TrainingSession* training, const json& req
   }
   if (is_training_op(op)) return handle_training_op(dispatcher, request);
   if (is_benchmark_op(op)) return handle_benchmark_op(controller, request);
+  if (is_checkpoint_op(op)) return handle_checkpoint_op(controller, checkpoint, request);
   return failure("op: unknown operation \"" + op + "\"");
 }
 
 }  // namespace
 
-std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training) {
+std::string handle_request(Controller& controller, const std::string& request_json, TrainingSession* training,
+                           CheckpointLoader* checkpoint) {
   const json request = json::parse(request_json, nullptr, false);
   if (request.is_discarded()) return failure("request: not valid JSON").dump();
-  const json reply = dispatch(controller, training, request);
+  const json reply = dispatch(controller, training, checkpoint, request);
   // A training request (requestTraining, a lesson's setup) or steps taken reach the run and the
   // lesson goals before the caller's next request, not only at the next frame.
   if (training) sync_training(controller, *training);
@@ -225,6 +228,7 @@ std::vector<std::string> api_op_names() {
   for (const Handler& handler : handlers()) names.push_back(handler.op);
   for (const std::string& op : training_op_names()) names.push_back(op);
   for (const std::string& op : benchmark_op_names()) names.push_back(op);
+  for (const std::string& op : checkpoint_op_names()) names.push_back(op);
   return names;
 }
 

@@ -11,13 +11,16 @@
 #include "app/controller.h"
 
 namespace headlab::app {
+class CheckpointLoader;
 class TrainingSession;
 }  // namespace headlab::app
 
 namespace headlab::api {
 
-// `training` (may be null) receives the training ops (training_api.h).
-std::string handle_request(app::Controller& controller, const std::string& request_json, app::TrainingSession* training = nullptr);
+// `training` (may be null) receives the training ops (training_api.h), `checkpoint` (may be null)
+// the checkpoint ops (checkpoint_api.h).
+std::string handle_request(app::Controller& controller, const std::string& request_json, app::TrainingSession* training = nullptr,
+                           app::CheckpointLoader* checkpoint = nullptr);
 
 // Every op handle_request knows: the edits of the action codec (action_codec.h), then the other
 // ops. web/headlab-api.js and docs/js-api.md list these (a test checks).

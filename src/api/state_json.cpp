@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/analysis/analysis_json.h"
+#include "engine/bpe/token_labels.h"
 #include "engine/embedding.h"
 
 namespace headlab::api {
@@ -54,6 +55,28 @@ std::string state_json(const AppState& state, const Resources& resources) {
   out["truncated"] = state.input.truncated;
   out["selection"] = {{"layer", state.selection.layer}, {"head", state.selection.head}};
   out["revision"] = state.revision;
+  // A checkpoint's weights as JSON would be hundreds of MB (GPT-2 small: 21 M numbers in W_Q, W_K,
+  // W_V alone): they are left out above 16 MB (`weights_omitted`); exportModel and circuits read them.
+  const bool with_weights = !is_checkpoint_model(model) || model_bytes(model) <= (std::size_t{16} << 20);
+  out["weights_omitted"] = !with_weights;
+  out["checkpoint"] = is_checkpoint_model(model);
+  out["tokenizer"] = model.tokenizer;
+  json ids = json::array();
+  for (const Token& t : state.input.tokens) ids.push_back(t.id);
+  out["ids"] = std::move(ids);
+  json predictions = json::array();
+  const bpe::BpeTokenizer* subword = resources.subword_tokenizer(model.tokenizer);
+  for (const std::vector<NextToken>& position : state.predictions) {
+    json top = json::array();
+    for (const NextToken& next : position) {
+      json entry = {{"id", next.id}, {"p", next.probability}};
+      if (subword) entry["token"] = bpe::token_labels(*subword, {next.id}).front();
+      else if (next.id >= 0 && next.id < static_cast<int>(model.vocab.size())) entry["token"] = model.vocab[next.id];
+      top.push_back(std::move(entry));
+    }
+    predictions.push_back(std::move(top));
+  }
+  out["predictions"] = std::move(predictions);
   json layers = json::array();
   const analysis::Analysis& analysis = state.analysis;
   const bool analysed = analysis.layers.size() == state.trace.layers.size();
@@ -62,9 +85,12 @@ std::string state_json(const AppState& state, const Resources& resources) {
     json heads = json::array();
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
       const HeadWeights& w = model.layers[l].heads[h];
-      json head = {{"attention", analysis::matrix_json(lt.heads[h].attention)},
-                   {"pruned", w.pruned},
-                   {"W_Q", analysis::matrix_json(w.W_Q)}, {"W_K", analysis::matrix_json(w.W_K)}, {"W_V", analysis::matrix_json(w.W_V)}};
+      json head = {{"attention", analysis::matrix_json(lt.heads[h].attention)}, {"pruned", w.pruned}};
+      if (with_weights) {
+        head["W_Q"] = analysis::matrix_json(w.W_Q);
+        head["W_K"] = analysis::matrix_json(w.W_K);
+        head["W_V"] = analysis::matrix_json(w.W_V);
+      }
       // Labels, scores, explanation, importance (docs/labels.md).
       if (analysed && h < analysis.layers[l].heads.size())
         head.update(analysis::head_json(analysis.layers[l].heads[h], resources.analysis.gold));

@@ -30,6 +30,11 @@ struct SetRepeatedSequence {
   int length = 8;
   std::uint32_t seed = 1;
 };
+// Replaces the input with ids of the model's subword vocabulary (a model with a tokenizer only):
+// how a test gives a checkpoint exactly the ids its reference was computed on.
+struct SetTokenIds {
+  std::vector<int> ids;
+};
 // Heads of one layer, or of every layer when `layer` is absent.
 struct SetHeadCount {
   int count = 1;
@@ -243,7 +248,7 @@ struct SetLanguage {
   Language language = Language::en;
 };
 
-using Action = std::variant<SetText, SetRepeatedSequence, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
+using Action = std::variant<SetText, SetRepeatedSequence, SetTokenIds, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
                             SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, LoadStartingModel, SetTheme, RequestTraining,

@@ -24,6 +24,11 @@ struct Op<SetText> {
   template <class V, class S> static void fields(V& v, S& a) { v("text", a.text); }
 };
 template <>
+struct Op<SetTokenIds> {
+  static constexpr const char* name = "setTokenIds";
+  template <class V, class S> static void fields(V& v, S& a) { v("ids", a.ids); }
+};
+template <>
 struct Op<SetHeadCount> {
   static constexpr const char* name = "setHeadCount";
   template <class V, class S> static void fields(V& v, S& a) { v("count", a.count); v("layer", a.layer); }

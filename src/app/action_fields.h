@@ -108,6 +108,14 @@ class FieldReader {
     }
     return true;
   }
+  bool read(const std::string& path, const json* v, std::vector<int>& out) {
+    const json* list = reader_.array(v, path, 0, kMaxLineLength, "integers");
+    if (!list) return false;
+    out.assign(list->size(), 0);
+    for (std::size_t i = 0; i < list->size(); ++i)
+      if (!reader_.integer(&(*list)[i], json_path(path, i), out[i])) return false;
+    return true;
+  }
   template <class E, class = std::enable_if_t<std::is_enum_v<E>>>
   bool read(const std::string& path, const json* v, E& out) {
     return reader_.one_of(v, path, enum_names(E{}), out);

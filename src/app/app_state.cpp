@@ -21,13 +21,17 @@ void recompute_layers(AppState& state, const Resources& resources, int layers) {
   const int layer_count = static_cast<int>(state.document.model.layers.size());
   layers = std::clamp(layers, 0, layer_count);
   if (!state.dirty && state.current_layers >= layers) return;
-  if (!same_input_source(state.input_source, state.document, lexicon)) {
+  const bpe::BpeTokenizer* subword = resources.subword_tokenizer(state.document.model.tokenizer);
+  if (!same_input_source(state.input_source, state.document, lexicon, subword)) {
     const bool was_truncated = state.input.truncated;
-    state.input = prepare_input(state.document, lexicon);
-    capture_input_source(state.document, lexicon, state.input_source);
+    const bool was_missing = state.input.missing_tokenizer;
+    state.input = prepare_input(state.document, lexicon, subword);
+    capture_input_source(state.document, lexicon, state.input_source, subword);
     if (state.input.truncated && !was_truncated)
-      push_notice(state, resources.ui_text, NoticeLevel::warning, "notice_text_cut", {std::to_string(kMaxTokens)},
-                  NoticeCause::truncated_input);
+      push_notice(state, resources.ui_text, NoticeLevel::warning, "notice_text_cut",
+                  {std::to_string(max_input_tokens(state.document.model))}, NoticeCause::truncated_input);
+    if (state.input.missing_tokenizer && !was_missing)
+      push_notice(state, resources.ui_text, NoticeLevel::warning, "notice_tokenizer_missing", {state.document.model.tokenizer});
     if (!state.input.truncated) {
       std::vector<Notice>& notices = state.notices;
       notices.erase(std::remove_if(notices.begin(), notices.end(),
@@ -45,7 +49,12 @@ void recompute_layers(AppState& state, const Resources& resources, int layers) {
   state.current_layers = state.dirty ? layers : std::max(state.current_layers, layers);
   state.dirty = false;
   ++state.revision;
-  if (!layers_lag(state)) update_goal(state, resources);
+  if (!layers_lag(state)) {
+    state.predictions.clear();
+    if (has_predictions(state.document.model) && !state.input.tokens.empty())
+      state.predictions = top_next_tokens(next_token_logits(state.document.model, state.trace), kPredictionCount);
+    update_goal(state, resources);
+  }
 }
 
 void update_goal(AppState& state, const Resources& resources) {

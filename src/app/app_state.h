@@ -13,10 +13,13 @@
 #include "engine/document.h"
 #include "engine/forward.h"
 #include "engine/lexicon.h"
+#include "engine/next_token.h"
 
 namespace headlab::app {
 
 enum class NoticeLevel { info, warning, error };
+
+inline constexpr int kPredictionCount = 5;
 
 // What a notice is about, when it describes a state that can end: such a notice goes away when
 // its cause does (the text is no longer cut once it is short again).
@@ -49,6 +52,10 @@ struct AppState {
   Trace trace;          // forward pass of document.model on input.X
   analysis::Analysis analysis;                  // labels, scores, redundancy, importance of `trace`
   analysis::AnalysisOptions analysis_options;   // e.g. the +-w window of the `local` role
+  // After each position, the kPredictionCount most likely next tokens, for models with an
+  // unembedding (trained and checkpoint models; next_token.h); empty otherwise. Recomputed once no
+  // layer lags (the logits read the last layer).
+  std::vector<std::vector<NextToken>> predictions;
   // The learner's place in the lessons (the lessons themselves are in Resources).
   LessonProgress progress;
   Preferences preferences;

@@ -22,6 +22,21 @@ std::string perform(AppState& state, const Resources&, const SetRepeatedSequence
   return set_text(state, repeated_symbol_text(a.length, a.seed));
 }
 
+std::string perform(AppState& state, const Resources&, const SetTokenIds& a) {
+  const Model& model = state.document.model;
+  if (model.tokenizer.empty()) return "ids: this model reads words, not the ids of a subword vocabulary";
+  for (std::size_t i = 0; i < a.ids.size(); ++i)
+    if (a.ids[i] < 0 || a.ids[i] >= model.token_embedding.rows())
+      return "ids[" + std::to_string(i) + "]: expected an id in 0.." + std::to_string(model.token_embedding.rows() - 1) +
+             " (got " + std::to_string(a.ids[i]) + ")";
+  Input& input = state.document.input;
+  input.kind = InputKind::token_ids;
+  input.ids = a.ids;
+  input.tokens.clear();
+  input.X.resize(0, 0);
+  return {};
+}
+
 std::string perform(AppState& state, const Resources&, const SetHeadCount& a) {
   if (a.layer) return set_head_count(state, *a.layer, a.count);
   if (a.count < 1 || a.count > kMaxHeads) return "head count must be between 1 and " + std::to_string(kMaxHeads);
@@ -157,7 +172,22 @@ std::string perform(AppState&, const Resources&, const A&) {
   return "op: not a change of the lab's model (it needs the page's dispatcher)";
 }
 
+// Edits of a model's shape or of how it reads its input: a checkpoint's are fixed by its weights.
+bool changes_checkpoint_structure(const Action& action) {
+  return std::holds_alternative<SetHeadCount>(action) || std::holds_alternative<SetLayerCount>(action) ||
+         std::holds_alternative<SetHeadDim>(action) || std::holds_alternative<SetDModel>(action) ||
+         std::holds_alternative<SetLayerOptions>(action) || std::holds_alternative<SetEmbedding>(action) ||
+         std::holds_alternative<SetPositional>(action) || std::holds_alternative<SetSpecialTokens>(action) ||
+         std::holds_alternative<Randomize>(action) || std::holds_alternative<SetRepeatedSequence>(action);
+}
+
 }  // namespace
+
+std::string checkpoint_structure_refusal(const AppState& state, const Action& action) {
+  if (!is_checkpoint_model(state.document.model) || !changes_checkpoint_structure(action)) return {};
+  return "a checkpoint's shape is fixed by its trained weights: head count, d_k, layers, d_model, embedding, positions "
+         "and the input's kind cannot change (weights can be edited and heads pruned)";
+}
 
 bool applies_to_state(const Action& action) {
   return action.index() <= Action(RequestHeadCountExperiment{}).index();
@@ -171,6 +201,10 @@ bool changes_document(const Action& action) {
 
 ActionResult apply(AppState& state, const Resources& resources, const Action& action) {
   ActionResult result;
+  if (std::string refusal = checkpoint_structure_refusal(state, action); !refusal.empty()) {
+    result.error = std::move(refusal);
+    return result;
+  }
   result.error = std::visit(
       [&](const auto& a) {
         if constexpr (std::is_same_v<std::decay_t<decltype(a)>, PruneLeastImportant>)

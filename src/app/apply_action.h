@@ -23,4 +23,9 @@ struct ActionResult {
 // the Controller guarantees that. A successful document edit marks the state dirty.
 ActionResult apply(AppState& state, const Resources& resources, const Action& action);
 
+// Why `action` cannot apply to the state's model (empty: it can): a model read from a checkpoint
+// keeps the shape its weights have (head count, d_k, layers, d_model, embedding, positions). The UI
+// disables those controls with this reason.
+std::string checkpoint_structure_refusal(const AppState& state, const Action& action);
+
 }  // namespace headlab::app

@@ -29,7 +29,40 @@ int layers_for_drag_step(const AppState& state, const Action& action, std::uint6
   return std::max(weight->layer, state.selection.layer) + 1;
 }
 
+bool replaces_document(const Action& action) {
+  return std::holds_alternative<LoadModel>(action) || std::holds_alternative<LoadTrainedModel>(action) ||
+         std::holds_alternative<LoadStartingModel>(action) || std::holds_alternative<ApplyPreset>(action) ||
+         std::holds_alternative<ResetDocument>(action) || std::holds_alternative<ResetModel>(action);
+}
+
 }  // namespace
+
+void Controller::open_checkpoint(Model model, const std::string& name) {
+  recompute(state_, resources_);
+  Document next;
+  next.model = std::move(model);
+  // The learner's sentence stays; an input of another kind (symbols, words, an explicit X) means
+  // nothing to the checkpoint, which gets the default sentence.
+  if (state_.document.input.kind == InputKind::text) next.input = state_.document.input;
+  undo_.push_back(std::move(state_.document));
+  state_.document = std::move(next);
+  redo_.clear();
+  trim_history();
+  last_merge_key_ = 0;
+  state_.selection = {};
+  state_.dirty = true;
+  recompute(state_, resources_);
+  const Model& m = state_.document.model;
+  const std::size_t bytes = document_bytes(state_.document);
+  std::vector<std::string> args = {name, std::to_string(m.layers.size()), std::to_string(m.layers.empty() ? 0 : m.layers[0].head_count()),
+                                   std::to_string(m.d_model)};
+  if (bytes > kCopiedDocumentBytes) {
+    args.push_back(std::to_string(bytes >> 20));
+    notify(NoticeLevel::info, "notice_checkpoint_opened", std::move(args));
+  } else {
+    notify(NoticeLevel::info, "notice_checkpoint_opened_small", std::move(args));
+  }
+}
 
 ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
   const int drag_layers = layers_for_drag_step(state_, action, merge_key);
@@ -37,9 +70,12 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
   if (drag_layers == 0) recompute(state_, resources_);
   const bool edits_document = changes_document(action);
   const bool merges = edits_document && merge_key != 0 && merge_key == last_merge_key_ && !undo_.empty();
+  // Edits of a very large document keep no copy (kCopiedDocumentBytes); replacing it still does,
+  // so a preset or a model file never loses an opened checkpoint for good.
+  const bool uncopied = edits_document && !replaces_document(action) && document_bytes(state_.document) > kCopiedDocumentBytes;
   // A step merged into the last undo step needs no copy of the document before it: at the largest
   // model that copy (25 MB) took longer than the step's forward pass.
-  if (edits_document && !merges) before_ = state_.document;
+  if (edits_document && !merges && !uncopied) before_ = state_.document;
   ActionResult result = app::apply(state_, resources_, action);
   if (!result.ok()) {
     push_notice(state_, NoticeLevel::error, result.error);
@@ -47,7 +83,7 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
   }
   if (edits_document) {
     redo_.clear();
-    if (!merges) {
+    if (!merges && !uncopied) {
       undo_.push_back(std::move(before_));
       trim_history();
     }

@@ -36,6 +36,16 @@ class Controller {
   // the later layers lag until catch_up. Any other action first brings every layer up to date.
   ActionResult apply(const Action& action, std::uint64_t merge_key = 0);
 
+  // Replaces the model by one read from a checkpoint (too large to travel as an Action value), on
+  // the same text: one undo step back to the model before. `name` is for the notice.
+  void open_checkpoint(Model model, const std::string& name);
+
+  // Documents larger than this are not copied into the undo history by edits that keep their
+  // model (a weight, a pruned head): a GPT-2 small checkpoint is 500 MB, and a copy per edit would
+  // fill the page's memory in a few steps. Undo then goes back past all of them at once, to the
+  // document before (the model the learner had before opening the checkpoint).
+  static constexpr std::size_t kCopiedDocumentBytes = std::size_t{64} << 20;
+
   // Once per frame, before drawing: when layers lag, no drag step came since the last call and the
   // last one is at least `settle_seconds` old, recomputes lagging layers one at a time until
   // `budget_seconds` are spent (at least one), then checks the lesson goal once none lags. Returns

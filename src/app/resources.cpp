@@ -5,6 +5,7 @@
 #include "app/exports.h"
 #include "engine/analysis/explanation.h"
 #include "engine/assets.h"
+#include "engine/bpe/bpe_files.h"
 
 namespace headlab::app {
 namespace {
@@ -98,12 +99,37 @@ Result<Resources> load_resources() {
 
   if (const std::string error = read_starting_model(resources.starting_actions); !error.empty()) return fail(error);
 
+  // Absent from the web app's embedded assets (the page fetches it after the first frame).
+  if (const std::optional<std::string> text_tokenizer = read_asset("tokenizers/text.json"))
+    if (std::string error = set_text_tokenizer(resources, *text_tokenizer); !error.empty()) return fail(error);
+
   const std::optional<std::string> ui_text = read_asset("ui_text.json");
   if (!ui_text) return fail("assets/ui_text.json could not be read");
   Result<UiText> parsed_text = UiText::parse_strict(*ui_text);
   if (!parsed_text.ok()) return fail("assets/ui_text.json: " + parsed_text.error());
   resources.ui_text = std::move(parsed_text).value();
   return resources;
+}
+
+const bpe::BpeTokenizer* Resources::subword_tokenizer(const std::string& name) const {
+  if (name.empty()) return nullptr;
+  for (const std::shared_ptr<LateTokenizer>& slot : {text_tokenizer, gpt2_tokenizer})
+    if (slot && slot->tokenizer && slot->tokenizer->name == name) return &*slot->tokenizer;
+  return nullptr;
+}
+
+std::string set_text_tokenizer(const Resources& resources, std::string_view json_text) {
+  Result<bpe::BpeTokenizer> tokenizer = bpe::parse_bpe_file(json_text);
+  if (!tokenizer.ok()) return "assets/tokenizers/text.json: " + tokenizer.error();
+  resources.text_tokenizer->tokenizer = std::move(tokenizer).value();
+  return {};
+}
+
+std::string set_gpt2_tokenizer(const Resources& resources, std::string_view encoder_json, std::string_view vocab_bpe) {
+  Result<bpe::BpeTokenizer> tokenizer = bpe::read_gpt2_tokenizer(encoder_json, vocab_bpe, "gpt2");
+  if (!tokenizer.ok()) return "GPT-2's tokenizer: " + tokenizer.error();
+  resources.gpt2_tokenizer->tokenizer = std::move(tokenizer).value();
+  return {};
 }
 
 }  // namespace headlab::app

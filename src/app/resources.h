@@ -3,7 +3,9 @@
 // const reference: recompute, actions, training and request handlers do no file I/O.
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -11,6 +13,7 @@
 #include "app/lesson_progress.h"
 #include "app/ui_text.h"
 #include "engine/analysis/analysis.h"
+#include "engine/bpe/bpe_tokenizer.h"
 #include "engine/lexicon.h"
 #include "engine/localized_text.h"
 #include "engine/presets.h"
@@ -24,6 +27,13 @@ namespace headlab::app {
 struct LateAsset {
   std::string text;
   bool arrived = false;
+};
+
+// A BPE vocabulary that may arrive after start-up: in the page, HeadLab's "text" vocabulary is
+// fetched after the first frame (set_text_tokenizer) and GPT-2's (50,257 tokens, 1.5 MB of files)
+// only when a GPT-2 checkpoint is opened (set_gpt2_tokenizer); each fills its slot once.
+struct LateTokenizer {
+  std::optional<bpe::BpeTokenizer> tokenizer;
 };
 
 struct Resources {
@@ -42,6 +52,12 @@ struct Resources {
   // late: see LateAsset.
   std::shared_ptr<LateAsset> trained_model = std::make_shared<LateAsset>();
   UiText ui_text;                            // assets/ui_text.json
+  // The byte-level BPE vocabularies models can read (Model::tokenizer), once they arrived: HeadLab's
+  // own "text" (assets/tokenizers/text.json, read at load where the assets are files) and GPT-2's.
+  std::shared_ptr<LateTokenizer> text_tokenizer = std::make_shared<LateTokenizer>();
+  std::shared_ptr<LateTokenizer> gpt2_tokenizer = std::make_shared<LateTokenizer>();
+  // The tokenizer named `name`, or nullptr when there is none (yet).
+  const bpe::BpeTokenizer* subword_tokenizer(const std::string& name) const;
   // Role names and one-line descriptions in both languages, by analysis::Role (assets/labels.json).
   std::array<LocalizedText, analysis::kRoleCount> role_names;
   std::array<LocalizedText, analysis::kRoleCount> role_descriptions;
@@ -52,5 +68,10 @@ struct Resources {
 // Reads and checks every asset; the first missing or broken one is the error, naming the file
 // and the field ("lessons/03-reading-heatmaps.json: ...steps[1].setup[0].layer: expected an integer").
 Result<Resources> load_resources();
+
+// Reads GPT-2's encoder.json and vocab.bpe into `resources.gpt2_tokenizer`; the error names the file.
+std::string set_gpt2_tokenizer(const Resources& resources, std::string_view encoder_json, std::string_view vocab_bpe);
+// Reads assets/tokenizers/text.json (headlab-bpe-1) into `resources.text_tokenizer`.
+std::string set_text_tokenizer(const Resources& resources, std::string_view json_text);
 
 }  // namespace headlab::app

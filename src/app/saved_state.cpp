@@ -36,6 +36,11 @@ bool read_progress(JsonReader& r, const json& lesson, const LessonList& lessons,
 }  // namespace
 
 std::string state_too_large(const AppState& state) {
+  // A checkpoint is the learner's own file, and even the smallest is far past what a browser keeps:
+  // it is opened again from disk, and the last autosave (the lab before it) stays.
+  if (is_checkpoint_model(state.document.model))
+    return "a model opened from a checkpoint is not saved in the browser or in links: open its file again (your last "
+           "autosave, from before it, stays)";
   // A float is written with up to 9 significant digits: about 12 characters for its 4 bytes.
   constexpr std::size_t kTextPerWeightByte = 3;
   const std::size_t estimate = model_bytes(state.document.model) * kTextPerWeightByte;

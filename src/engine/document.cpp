@@ -1,5 +1,10 @@
 #include "document.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "bpe/token_labels.h"
 #include "embedding.h"
 #include "tokenizer.h"
 
@@ -25,13 +30,102 @@ void forget_word_frequencies(Tokens& tokens) {
     if (!t.is_special) t.zipf = 3.0f;
 }
 
+// A subword token is punctuation when its bytes, past a leading space, are punctuation marks only.
+bool is_punctuation_bytes(const std::string& bytes) {
+  std::size_t i = bytes.find_first_not_of(' ');
+  if (i == std::string::npos) return false;
+  while (i < bytes.size()) {
+    std::size_t length = 1;  // one UTF-8 character
+    const unsigned char lead = static_cast<unsigned char>(bytes[i]);
+    if (lead >= 0xF0) length = 4;
+    else if (lead >= 0xE0) length = 3;
+    else if (lead >= 0xC0) length = 2;
+    if (!is_punctuation_text(bytes.substr(i, length))) return false;
+    i += length;
+  }
+  return true;
+}
+
+// Tokens of subword ids: the label as text, the bytes (lower-cased, without the leading space) as key.
+Tokens subword_tokens(const std::vector<int>& ids, const bpe::BpeTokenizer* subword) {
+  Tokens tokens(ids.size());
+  const std::vector<std::string> labels = subword ? bpe::token_labels(*subword, ids) : std::vector<std::string>{};
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    Token& t = tokens[i];
+    t.id = ids[i];
+    t.in_lexicon = true;  // a byte-level vocabulary has no unknown token
+    if (!subword) {
+      t.text = t.key = "#" + std::to_string(ids[i]);
+      continue;
+    }
+    t.text = labels[i];
+    const std::string bytes = ids[i] >= 0 && ids[i] < static_cast<int>(subword->token_bytes.size())
+                                  ? subword->token_bytes[ids[i]]
+                                  : std::string();
+    t.is_punctuation = is_punctuation_bytes(bytes);
+    if (t.is_punctuation) t.pos = PartOfSpeech::punct;
+    t.key = bytes.substr(std::min(bytes.size(), bytes.find_first_not_of(' ')));
+    for (char& c : t.key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return tokens;
+}
+
+const bpe::BpeTokenizer* matching(const Model& model, const bpe::BpeTokenizer* subword) {
+  return subword && !model.tokenizer.empty() && subword->name == model.tokenizer ? subword : nullptr;
+}
+
+// Bits of a few thousand evenly spaced values, with the shape: what stands for a table too large to copy.
+std::uint64_t sample_fingerprint(const Matrix& m) {
+  std::uint64_t hash = 1469598103934665603ull ^ static_cast<std::uint64_t>(m.rows()) * 31 ^ static_cast<std::uint64_t>(m.cols());
+  const Eigen::Index size = m.size();
+  const Eigen::Index step = std::max<Eigen::Index>(1, size / 4096);
+  const float* data = m.data();
+  for (Eigen::Index i = 0; i < size; i += step) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, data + i, sizeof bits);
+    hash = (hash ^ bits) * 1099511628211ull;
+  }
+  return hash;
+}
+
+// Tables above this many values are fingerprinted rather than copied (InputSource).
+constexpr Eigen::Index kCopiedEmbeddingValues = Eigen::Index{1} << 22;
+
 }  // namespace
 
-PreparedInput prepare_input(const Document& document, const Lexicon& lexicon) {
+std::size_t max_input_tokens(const Model& model) {
+  if (model.positional == Positional::learned && model.positional_table.rows() > 0 && !model.tokenizer.empty())
+    return std::min<std::size_t>(kMaxTokens, static_cast<std::size_t>(model.positional_table.rows()));
+  return kMaxTokens;
+}
+
+PreparedInput prepare_input(const Document& document, const Lexicon& lexicon, const bpe::BpeTokenizer* subword) {
   PreparedInput prepared;
   const Model& model = document.model;
   const Input& input = document.input;
+  subword = matching(model, subword);
+  if (!model.tokenizer.empty() && (input.kind == InputKind::text || input.kind == InputKind::token_ids)) {
+    const std::size_t cap = max_input_tokens(model);
+    std::vector<int> ids = input.kind == InputKind::token_ids ? input.ids : std::vector<int>{};
+    Tokenized words;  // without the tokenizer: the words, with no embedding row
+    if (input.kind == InputKind::text && subword) ids = bpe::encode(*subword, input.text).ids;
+    if (input.kind == InputKind::text && !subword) {
+      prepared.missing_tokenizer = true;
+      words = tokenize(input.text, cap);
+      ids.assign(words.words.size(), -1);
+      prepared.truncated = words.truncated;
+    }
+    if (ids.size() > cap) {
+      prepared.truncated = true;
+      ids.resize(cap);
+    }
+    prepared.tokens = subword_tokens(ids, subword);
+    for (std::size_t i = 0; i < words.words.size(); ++i) prepared.tokens[i].text = prepared.tokens[i].key = words.words[i];
+    prepared.X = embed(prepared.tokens, model);
+    return prepared;
+  }
   switch (input.kind) {
+    case InputKind::token_ids:  // ids without a subword model: read as words named by their ids
     case InputKind::text: {
       Tokenized tokenized = tokenize(input.text);
       prepared.truncated = tokenized.truncated;
@@ -72,7 +166,8 @@ bool same_matrix(const Matrix& a, const Matrix& b) {
 
 }  // namespace
 
-void capture_input_source(const Document& document, const Lexicon& lexicon, InputSource& out) {
+void capture_input_source(const Document& document, const Lexicon& lexicon, InputSource& out,
+                          const bpe::BpeTokenizer* subword) {
   const Model& model = document.model;
   out.input = document.input;
   out.d_model = model.d_model;
@@ -82,19 +177,35 @@ void capture_input_source(const Document& document, const Lexicon& lexicon, Inpu
   out.seed = model.seed;
   out.positional_table = model.positional_table;
   out.vocab = model.vocab;
-  out.token_embedding = model.token_embedding;
+  out.embedding_fingerprinted = model.token_embedding.size() > kCopiedEmbeddingValues;
+  if (out.embedding_fingerprinted) {
+    out.token_embedding.resize(0, 0);
+    out.embedding_data = model.token_embedding.data();
+    out.embedding_sample = sample_fingerprint(model.token_embedding);
+  } else {
+    out.token_embedding = model.token_embedding;
+    out.embedding_data = nullptr;
+  }
+  out.tokenizer = model.tokenizer;
+  out.subword = matching(model, subword);
   out.lexicon = &lexicon;
 }
 
-bool same_input_source(const InputSource& source, const Document& document, const Lexicon& lexicon) {
+bool same_input_source(const InputSource& source, const Document& document, const Lexicon& lexicon,
+                       const bpe::BpeTokenizer* subword) {
   const Model& model = document.model;
   const Input& input = document.input;
-  return source.lexicon == &lexicon && source.input.kind == input.kind && source.input.text == input.text &&
+  const bool same_embedding =
+      model.token_embedding.size() > kCopiedEmbeddingValues
+          ? source.embedding_fingerprinted && source.embedding_data == model.token_embedding.data() &&
+                source.embedding_sample == sample_fingerprint(model.token_embedding)
+          : !source.embedding_fingerprinted && same_matrix(source.token_embedding, model.token_embedding);
+  return source.lexicon == &lexicon && source.subword == matching(model, subword) && source.tokenizer == model.tokenizer &&
+         source.input.ids == input.ids && same_embedding && source.input.kind == input.kind && source.input.text == input.text &&
          source.input.tokens == input.tokens && same_matrix(source.input.X, input.X) && source.d_model == model.d_model &&
          source.embedding == model.embedding && source.positional == model.positional &&
          source.special_tokens == model.special_tokens && source.seed == model.seed &&
-         same_matrix(source.positional_table, model.positional_table) && source.vocab == model.vocab &&
-         same_matrix(source.token_embedding, model.token_embedding);
+         same_matrix(source.positional_table, model.positional_table) && source.vocab == model.vocab;
 }
 
 Document default_document() {

@@ -270,6 +270,8 @@ std::string serialize_model_file(const Document& document, int indent) {
   doc["seed"] = model.seed;
   switch (document.input.kind) {
     case InputKind::text: doc["text"] = document.input.text; break;
+    // Ids are a checkpoint's test input (setTokenIds): a model file keeps the text instead.
+    case InputKind::token_ids: doc["text"] = document.input.text; break;
     case InputKind::tokens: doc["tokens"] = document.input.tokens; break;
     case InputKind::matrix:
       if (!document.input.tokens.empty()) doc["tokens"] = document.input.tokens;

@@ -3,7 +3,9 @@
 #include <SDL.h>
 #include <SDL_opengles2.h>
 #include <emscripten.h>
+#include <emscripten/heap.h>
 #include <emscripten/html5.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -12,6 +14,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "api/api.h"
 #include "app/controller.h"
@@ -207,7 +211,8 @@ extern "C" {
 // window.headlab calls this with a JSON request; the returned string stays valid until the next call.
 EMSCRIPTEN_KEEPALIVE const char* headlab_call(const char* request) {
   if (!g_platform || !g_platform->controller) return "{\"ok\":false,\"error\":\"HeadLab is still starting\"}";
-  g_platform->api_response = headlab::api::handle_request(*g_platform->controller, request ? request : "", g_platform->training);
+  g_platform->api_response =
+      headlab::api::handle_request(*g_platform->controller, request ? request : "", g_platform->training, &g_platform->checkpoint);
   return g_platform->api_response.c_str();
 }
 
@@ -265,6 +270,39 @@ EMSCRIPTEN_KEEPALIVE void headlab_add_trained_model(const char* json) {
   g_platform->trained_model->arrived = true;
 }
 
+// The next bytes of the checkpoint being read (web/checkpoint.js), from a buffer the page filled;
+// the reply is {"ok": true} or {"ok": false, "error": ...}, which also ends the reading.
+EMSCRIPTEN_KEEPALIVE const char* headlab_checkpoint_feed(const unsigned char* bytes, int size) {
+  if (!g_platform || !bytes || size < 0) return "{\"ok\":false,\"error\":\"HeadLab is still starting\"}";
+  const std::string error = g_platform->checkpoint.feed(bytes, static_cast<std::size_t>(size));
+  g_platform->api_response = error.empty() ? "{\"ok\":true}" : nlohmann::json{{"ok", false}, {"error", error}}.dump();
+  return g_platform->api_response.c_str();
+}
+
+// HeadLab's text vocabulary (tokenizers/text.json), fetched by web/late-assets.js after the first
+// frame. Returns "" or why it was refused.
+EMSCRIPTEN_KEEPALIVE const char* headlab_set_text_tokenizer(const char* json) {
+  if (!g_platform || !g_platform->resources || !g_platform->controller || !json) return "HeadLab is still starting";
+  g_platform->api_response = headlab::app::set_text_tokenizer(*g_platform->resources, json);
+  if (g_platform->api_response.empty()) {
+    g_platform->state.dirty = true;
+    g_platform->controller->catch_up_all();
+  }
+  return g_platform->api_response.c_str();
+}
+
+// GPT-2's encoder.json and vocab.bpe, fetched by web/checkpoint.js when a checkpoint is opened.
+// Returns "" or why they were refused. The lab's text is tokenized again with it.
+EMSCRIPTEN_KEEPALIVE const char* headlab_set_gpt2_tokenizer(const char* encoder_json, const char* vocab_bpe) {
+  if (!g_platform || !g_platform->resources || !g_platform->controller || !encoder_json || !vocab_bpe) return "HeadLab is still starting";
+  g_platform->api_response = headlab::app::set_gpt2_tokenizer(*g_platform->resources, encoder_json, vocab_bpe);
+  if (g_platform->api_response.empty()) {
+    g_platform->state.dirty = true;  // the input is prepared again with the tokenizer that arrived
+    g_platform->controller->catch_up_all();
+  }
+  return g_platform->api_response.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE void headlab_font_failed(const char* reason) {
   if (!g_platform || !g_platform->controller) return;
   g_platform->controller->notify(headlab::app::NoticeLevel::warning, "notice_font_failed", {reason ? reason : ""});
@@ -318,6 +356,13 @@ int main() {
   static const headlab::app::Resources resources = std::move(loaded).value();
   mark_startup("headlab-resources");
   platform.trained_model = resources.trained_model;
+  platform.resources = &resources;
+  // What a checkpoint may still take: the heap's limit less what is in use now.
+  platform.checkpoint.memory_left = [] {
+    const std::uint64_t limit = emscripten_get_heap_max();
+    const std::uint64_t used = static_cast<std::uint64_t>(mallinfo().uordblks);
+    return limit > used ? limit - used : 0;
+  };
   static headlab::app::Controller controller(platform.state, resources);
   platform.controller = &controller;
   static headlab::app::TrainingSession training(resources);

@@ -26,6 +26,11 @@ EM_JS(void, start_persistence_action, (int share), {
   else window.headlabPersistence.pickFile();
 });
 
+// model.safetensors and config.json through web/checkpoint.js's file picker.
+EM_JS(void, pick_checkpoint, (), {
+  if (window.headlabCheckpoint) window.headlabCheckpoint.pick();
+});
+
 }  // namespace
 
 void handle_export(Platform& p) {
@@ -72,6 +77,7 @@ void handle_export(Platform& p) {
       break;
     case ExportKind::share_link: start_persistence_action(1); break;
     case ExportKind::import_file: start_persistence_action(0); break;
+    case ExportKind::open_checkpoint: pick_checkpoint(); break;
     case ExportKind::none: break;
   }
   p.ui.detail = p.ui.detail_before_export;

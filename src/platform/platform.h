@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "app/checkpoint_loader.h"
 #include "app/controller.h"
 #include "app/resources.h"
 #include "app/training_session.h"
@@ -54,6 +55,8 @@ struct Platform {
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
   std::uint64_t cjk_checked_revision = ~std::uint64_t{0};
   std::shared_ptr<::headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
+  const ::headlab::app::Resources* resources = nullptr;
+  ::headlab::app::CheckpointLoader checkpoint;  // a checkpoint being read (web/checkpoint.js)
   ::headlab::platform::GlImageUploader image_uploader;
   ::headlab::ui::CellTextures cell_textures{image_uploader};
   ::headlab::ui::FrameMemory drawn_frame;  // what the canvas shows now

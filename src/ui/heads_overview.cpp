@@ -81,13 +81,19 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
   for (const Layer& l : model.layers) max_heads = std::max(max_heads, l.head_count());
   const int layer_count = static_cast<int>(model.layers.size());
   const float avail_w = ImGui::GetContentRegionAvail().x;
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  float spacing = ImGui::GetStyle().ItemSpacing.x;
   // Thumbnails shrink to fit all heads of a layer on one row, down to a readable size; past that a
   // layer's heads wrap onto more rows (16 heads on a phone), and the panel scrolls vertically.
   const float row_w = avail_w - font * 2.2f;
   const int fit = std::max(1, static_cast<int>((row_w + spacing) / (font * 3.0f + spacing)));
-  const int columns = ui.overview_summary ? 1 : std::min(max_heads, fit);
-  float tile = std::max(font * 3.0f, std::min(font * 14.0f, row_w / columns - spacing));
+  // A checkpoint's many heads (GPT-2 small: 12 x 12) that would wrap: a dense grid of small tiles,
+  // one row a layer, each with a bar in its label's colour instead of the caption (the tooltip and
+  // the Labels tab name it), so the whole model is seen at once.
+  const bool dense = !ui.overview_summary && max_heads > fit && max_heads > 8;
+  if (dense) spacing = 2.0f;
+  const int columns = ui.overview_summary ? 1 : dense ? max_heads : std::min(max_heads, fit);
+  float tile = dense ? std::max(font * 0.8f, (row_w + spacing) / columns - spacing)
+                     : std::max(font * 3.0f, std::min(font * 14.0f, row_w / columns - spacing));
   // Summary: room for the layer's profile beside its thumbnail.
   if (ui.overview_summary) tile = std::max(font * 3.0f, std::min(tile, avail_w * 0.35f));
   if (ui.overview_summary && ui.spreads_revision != state.revision) {
@@ -107,7 +113,7 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
     ImGui::SameLine(font * 2.0f);
     const int heads = ui.overview_summary ? 1 : layer.head_count();
     for (int h = 0; h < heads; ++h) {
-      if (h % columns != 0) ImGui::SameLine();
+      if (h % columns != 0) ImGui::SameLine(0.0f, spacing);
       else if (h > 0) ImGui::SetCursorPosX(font * 2.0f);  // a new row of the same layer, under its first head
       ImGui::BeginGroup();
       ImGui::PushID(l * 64 + h);
@@ -137,6 +143,18 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       }
       if (r.clicked && !ui.overview_summary)
         context.actions.emit(app::SelectHead{l, h});
+      if (dense) {
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        const bool labelled = l < static_cast<int>(state.analysis.layers.size()) && h < static_cast<int>(state.analysis.layers[l].heads.size());
+        const ImU32 colour = layer.heads[h].pruned || !labelled ? ImGui::GetColorU32(ImGuiCol_TextDisabled)
+                                                                : role_colour(state.analysis.layers[l].heads[h].label);
+        ImGui::GetWindowDrawList()->AddRectFilled(at, ImVec2(at.x + tile, at.y + 3.0f), colour);
+        if (selected) ImGui::GetWindowDrawList()->AddRect(ImVec2(at.x - 1, at.y - 1), ImVec2(at.x + tile + 1, at.y + 4.0f), ImGui::GetColorU32(ImGuiCol_CheckMark));
+        ImGui::Dummy(ImVec2(tile, 3.0f));
+        ImGui::PopID();
+        ImGui::EndGroup();
+        continue;
+      }
       const std::string caption = fit_text(ui.overview_summary ? words("overview_mean") : head_caption(state, l, h, words), tile);
       const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (tile - caption_w) * 0.5f));

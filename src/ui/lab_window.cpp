@@ -92,14 +92,17 @@ struct TabLabels {
 
 void draw_detail_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
-  static const char* const kKeys[5] = {"window_heatmap", "window_arcs", "window_concat", "window_training",
-                                       "window_circuits"};
-  static const char* const kStableIds[5] = {"heatmap", "arcs", "concat&w_o", "training", "circuits"};
-  static const char* const kIds[5] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining,
-                                      ids::kTabCircuits};
-  const TabLabels<5> tabs(context, kKeys, kStableIds);
+  static const char* const kKeys[6] = {"window_heatmap", "window_arcs", "window_concat", "window_training",
+                                       "window_circuits", "window_predictions"};
+  static const char* const kStableIds[6] = {"heatmap", "arcs", "concat&w_o", "training", "circuits", "predictions"};
+  static const char* const kIds[6] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining,
+                                      ids::kTabCircuits, ids::kTabPredictions};
+  const TabLabels<6> tabs(context, kKeys, kStableIds);
+  // The predictions tab is there for models that predict (an unembedding: trained, checkpoint).
+  const int tab_count = context.state().predictions.empty() ? 5 : 6;
+  if (tab_count == 5 && ui.detail == DetailView::predictions) ui.detail = DetailView::heatmap;
   int view = static_cast<int>(ui.detail);
-  if (segmented("detail_view", tabs.labels, 5, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
+  if (segmented("detail_view", tabs.labels, tab_count, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
   const float content_h = height - ImGui::GetFrameHeightWithSpacing();
   switch (ui.detail) {
     case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
@@ -107,6 +110,7 @@ void draw_detail_area(PanelContext& context, float width, float height) {
     case DetailView::concat: draw_concat_view(context, width, content_h); break;
     case DetailView::training: draw_training_panel(context, width, content_h); break;
     case DetailView::circuits: draw_circuits_view(context, width, content_h); break;
+    case DetailView::predictions: draw_predictions_view(context, width, content_h); break;
   }
 }
 

@@ -24,6 +24,38 @@ std::string combo_items(const PanelContext& context, std::initializer_list<const
   return items;  // c_str() adds the closing '\0'
 }
 
+// The file picker for model.safetensors + config.json (web/checkpoint.js), through the platform.
+void open_checkpoint_button(PanelContext& context) {
+  if (ImGui::Button(with_id(context.tr("checkpoint_open"), "open_checkpoint").c_str())) {
+    context.ui.pending_export = ExportKind::open_checkpoint;
+    context.ui.detail_before_export = context.ui.detail;
+  }
+  register_item(context.ui, ids::kOpenCheckpoint);
+  item_tooltip(context.tr("checkpoint_open_tip"));
+}
+
+// A checkpoint keeps the shape of its weights: what it is, the causal mask (GPT-2 is causal; off, a
+// learner sees what the mask does), reset, and why the rest is not offered.
+void draw_checkpoint_controls(PanelContext& context) {
+  const Model& model = context.state().document.model;
+  ActionSink& actions = context.actions;
+  const float font = ImGui::GetFontSize();
+  const Layer& first = model.layers.front();
+  ImGui::AlignTextToFramePadding();
+  ImGui::Text(context.tr("checkpoint_shape"), static_cast<int>(model.layers.size()), first.head_count(), model.d_model, first.d_k);
+  item_tooltip(context.tr("checkpoint_structure_locked"));
+  flow_same_line(font * 7.0f);
+  bool causal = model.causal;
+  if (ImGui::Checkbox(with_id(context.tr("model_causal"), "causal").c_str(), &causal)) actions.emit(app::SetCausal{causal});
+  item_tooltip(context.tr("model_causal_tip"));
+  flow_same_line(font * 7.0f);
+  if (ImGui::Button(with_id(context.tr("model_reset"), "resetmodel").c_str())) actions.emit(app::ResetModel{});
+  item_tooltip(context.tr("model_reset_tip"));
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("%s", context.tr("checkpoint_structure_locked"));
+  ImGui::PopTextWrapPos();
+}
+
 }  // namespace
 
 void draw_model_controls(PanelContext& context) {
@@ -34,6 +66,12 @@ void draw_model_controls(PanelContext& context) {
   const int layer = state.selection.layer;
   const Layer& selected_layer = model.layers[layer];
 
+  open_checkpoint_button(context);
+  flow_same_line(font * 9.0f);
+  if (is_checkpoint_model(model)) {
+    draw_checkpoint_controls(context);
+    return;
+  }
   int d_model = model.d_model;
   const int min_d = min_d_model(model.embedding);
   ImGui::SetNextItemWidth(font * 7.0f);

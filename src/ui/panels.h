@@ -43,6 +43,7 @@ void draw_arc_view(PanelContext& context, float width, float height);
 void draw_concat_view(PanelContext& context, float width, float height);
 void draw_training_panel(PanelContext& context, float width, float height);
 void draw_circuits_view(PanelContext& context, float width, float height);
+void draw_predictions_view(PanelContext& context, float width, float height);
 void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
 // The pruning curve of the lab model (inside the labels panel).

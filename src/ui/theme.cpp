@@ -55,6 +55,7 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
       0x2010, 0x205E,  // General punctuation (dashes, ellipsis)
       0x2190, 0x21FF,  // Arrows
       0x2200, 0x22FF,  // Mathematical operators
+      0x2423, 0x2423,  // open box: a subword token's leading space (bpe::token_labels)
       0x25A0, 0x25FF,  // Geometric shapes (legend markers)
       0x2713, 0x2714,  // check marks (lesson goals)
       0xFFFD, 0xFFFD,  // replacement character: shown for glyphs the font lacks

@@ -87,16 +87,24 @@ void draw_top_bar(PanelContext& context) {
 
   flow_same_line(font * 13.0f, font);
   const Model& model = state.document.model;
+  // A checkpoint's counts are fixed by its weights (app::checkpoint_structure_refusal): shown, not set.
+  const bool checkpoint = is_checkpoint_model(model);
+  ImGui::BeginDisabled(checkpoint);
   int heads = model.layers[0].head_count();
-  if (count_control(ui, "heads", context.tr("top_heads"), heads, 1, kMaxHeads, context.tr("top_heads_tip"),
-                    ids::kHeadCount, ids::kHeadCountMinus, ids::kHeadCountPlus)) {
+  if (count_control(ui, "heads", context.tr("top_heads"), heads, 1, checkpoint ? kMaxCheckpointHeads : kMaxHeads,
+                    context.tr(checkpoint ? "checkpoint_structure_locked" : "top_heads_tip"), ids::kHeadCount,
+                    ids::kHeadCountMinus, ids::kHeadCountPlus) &&
+      !checkpoint) {
     actions.emit(app::SetHeadCount{heads, std::nullopt});
   }
   flow_same_line(font * 13.0f, font * 0.6f);
   int layers = static_cast<int>(model.layers.size());
-  if (count_control(ui, "layers", context.tr("top_layers"), layers, 1, kMaxLayers, context.tr("top_layers_tip"),
-                    ids::kLayerCount, nullptr, nullptr))
+  if (count_control(ui, "layers", context.tr("top_layers"), layers, 1, checkpoint ? kMaxCheckpointLayers : kMaxLayers,
+                    context.tr(checkpoint ? "checkpoint_structure_locked" : "top_layers_tip"), ids::kLayerCount, nullptr,
+                    nullptr) &&
+      !checkpoint)
     actions.emit(app::SetLayerCount{layers});
+  ImGui::EndDisabled();
 
   flow_same_line(font * 7.0f, font * 0.6f);
   ImGui::BeginDisabled(!actions.can_undo());

@@ -17,12 +17,12 @@
 
 namespace headlab::ui {
 
-enum class DetailView { heatmap, arcs, concat, training, circuits };
+enum class DetailView { heatmap, arcs, concat, training, circuits, predictions };
 enum class TrainingView { progress, probes, comparison };
 enum class SidePanel { weights, labels };
 // Undo/redo key chords, collected from the platform's key events (see LabUiState::history_keys).
 enum class HistoryKey { undo, redo };
-enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json, share_link, import_file };
+enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json, share_link, import_file, open_checkpoint };
 
 struct Rect {
   float x = 0, y = 0, w = 0, h = 0;

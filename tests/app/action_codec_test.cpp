@@ -19,6 +19,7 @@ using nlohmann::json;
 std::vector<Action> one_of_each() {
   return {SetText{"The red fox."},
           SetRepeatedSequence{12, 7},
+          SetTokenIds{{3, 0, 50256}},
           SetHeadCount{3, std::nullopt},
           SetHeadCount{5, 1},
           SetLayerCount{2},

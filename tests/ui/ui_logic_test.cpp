@@ -320,3 +320,53 @@ TEST_F(ControllerTest, WeightEditorControlsAreUndoableActions) {
 
 }  // namespace
 }  // namespace headlab::ui
+
+namespace headlab::ui {
+namespace {
+
+// GPT-2 small's shape in heads (12 x 12) at a small width: a checkpoint-shaped model (final norm,
+// a learned embedding read through the text vocabulary, learned positions).
+Model checkpoint_shaped_model() {
+  Model model = make_model(48, 12, 12, 3, Embedding::random);
+  model.positional = Positional::learned;
+  model.causal = true;
+  model.positional_table = Matrix::Random(16, 48) * 0.1f;
+  model.tokenizer = "text";
+  const int vocab = static_cast<int>(app::test_resources().subword_tokenizer("text")->tokens.size());
+  model.token_embedding = Matrix::Random(vocab, 48) * 0.5f;
+  model.final_gamma = RowVector::Ones(48);
+  model.final_beta = RowVector::Zero(48);
+  return model;
+}
+
+TEST(CheckpointInTheLab, TheOverviewDrawsAll144HeadsOneRowALayerAndThePredictionsTabListsTheTop5) {
+  app::AppState state;
+  state.document.input.text = "The cat sat on the mat because it was warm.";
+  app::Controller controller(state, app::test_resources());
+  controller.open_checkpoint(checkpoint_shaped_model(), "test.safetensors");
+  ASSERT_EQ(state.predictions.size(), state.input.tokens.size());
+  ASSERT_EQ(state.predictions.front().size(), static_cast<std::size_t>(app::kPredictionCount));
+  HeadlessImGui imgui;
+  LabUiState ui;
+  ui.detail = DetailView::predictions;
+  for (int frame = 0; frame < 3; ++frame) {
+    ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
+    ImGui::NewFrame();
+    draw_lab_window(controller, ui);
+    ImGui::Render();
+  }
+  const Rect overview = ui.widget_rects.at(ids::kOverview);
+  for (int l = 0; l < 12; ++l) {
+    const Rect first = ui.widget_rects.at(std::string(ids::kOverviewHead) + "/" + std::to_string(l) + "/0");
+    for (int h = 0; h < 12; ++h) {
+      const Rect r = ui.widget_rects.at(std::string(ids::kOverviewHead) + "/" + std::to_string(l) + "/" + std::to_string(h));
+      EXPECT_EQ(r.y, first.y) << "layer " << l << " head " << h << " wrapped";
+      EXPECT_LE(r.x + r.w, overview.x + overview.w) << "layer " << l << " head " << h;
+      EXPECT_GE(r.w, 8.0f);
+    }
+  }
+  EXPECT_TRUE(ui.widget_rects.count(ids::kPredictions));
+}
+
+}  // namespace
+}  // namespace headlab::ui

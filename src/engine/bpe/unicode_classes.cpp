@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <iterator>
 
-#include "utf8proc.h"
-
 namespace headlab::bpe {
 namespace {
 
 struct ClassRange {
   char32_t first, last;
   CharClass char_class;
+};
+
+// Unicode 15.0's letters and numbers past ASCII, from utf8proc (the file says how it is made).
+constexpr ClassRange kLettersAndNumbers[] = {
+#include "engine/bpe/letter_number_ranges.inc"
 };
 
 // Letters and numbers assigned after Unicode 15.0 (in 15.1, 16.0 and 17.0), which utf8proc 2.8.0
@@ -63,27 +66,18 @@ CharClass char_class(char32_t c) {
   }
   if (is_js_space(c)) return CharClass::Space;
   if (c > 0x10FFFF) return CharClass::Other;
-  switch (utf8proc_category(static_cast<utf8proc_int32_t>(c))) {
-    case UTF8PROC_CATEGORY_LU:
-    case UTF8PROC_CATEGORY_LL:
-    case UTF8PROC_CATEGORY_LT:
-    case UTF8PROC_CATEGORY_LM:
-    case UTF8PROC_CATEGORY_LO:
-      return CharClass::Letter;
-    case UTF8PROC_CATEGORY_ND:
-    case UTF8PROC_CATEGORY_NL:
-    case UTF8PROC_CATEGORY_NO:
-      return CharClass::Number;
-    case UTF8PROC_CATEGORY_CN: {
-      const auto* end = std::end(kAssignedAfterUnicode15);
-      const auto* range = std::upper_bound(std::begin(kAssignedAfterUnicode15), end, c,
-                                           [](char32_t value, const ClassRange& r) { return value < r.first; });
-      if (range != std::begin(kAssignedAfterUnicode15) && c <= std::prev(range)->last) return std::prev(range)->char_class;
-      return CharClass::Other;
-    }
-    default:
-      return CharClass::Other;
-  }
+  // Unicode 15.0's letters and numbers, then those assigned since (unassigned in 15.0: no overlap).
+  const auto find = [c](const ClassRange* begin, const ClassRange* end, CharClass& out) {
+    const ClassRange* range = std::upper_bound(begin, end, c, [](char32_t value, const ClassRange& r) { return value < r.first; });
+    if (range == begin || c > std::prev(range)->last) return false;
+    out = std::prev(range)->char_class;
+    return true;
+  };
+  CharClass found = CharClass::Other;
+  if (find(std::begin(kLettersAndNumbers), std::end(kLettersAndNumbers), found) ||
+      find(std::begin(kAssignedAfterUnicode15), std::end(kAssignedAfterUnicode15), found))
+    return found;
+  return CharClass::Other;
 }
 
 bool is_cjk_piece(char32_t c) {

@@ -5,7 +5,9 @@
 //   \p{N}  general category N (Nd, Nl, No)
 //   \s     ECMAScript WhiteSpace + LineTerminator: U+0009-000D, U+0020, U+00A0, U+1680,
 //          U+2000-200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF (not U+0085, not U+180E)
-// Categories come from utf8proc 2.8.0 (Unicode 15.0) plus the letters and numbers assigned in
+// Categories come from utf8proc 2.8.0 (Unicode 15.0; as a range table made from it,
+// letter_number_ranges.inc, so the page does not carry utf8proc's 330 KB of tables) plus the letters
+// and numbers assigned in
 // Unicode 15.1-17.0, so every code point is classed as Node 20.20 (ICU 78, Unicode 17.0) classes it;
 // tests/engine/bpe_reference.mjs dumps Node's classes and bpe_reference_test.cpp compares all of them.
 #include <cstddef>
