@@ -8,7 +8,7 @@
 
 #include "cli/forward_command.h"
 #include "cli/tokenize_command.h"
-#include "engine/bpe/bpe_input.h"
+#include "engine/document.h"
 #include "engine/bpe/token_labels.h"
 #include "engine/embedding.h"
 #include "engine/gpt2_checkpoint.h"
@@ -101,13 +101,12 @@ int run_checkpoint_forward(const std::vector<std::string>& args) {
   if (static_cast<Eigen::Index>(tokenizer.value().tokens.size()) > model.token_embedding.rows())
     return fail("the tokenizer \"" + model.tokenizer + "\" has " + std::to_string(tokenizer.value().tokens.size()) +
                 " tokens, the model's embedding " + std::to_string(model.token_embedding.rows()));
-  const std::size_t positions = model.positional == Positional::learned
-                                    ? static_cast<std::size_t>(model.positional_table.rows())
-                                    : kMaxTokens;
-  const bpe::BpeInput input = bpe::bpe_input(tokenizer.value(), text.value_or(document.input.text), positions);
+  if (text) document.input.text = *text;
+  document.input.kind = InputKind::text;
+  const PreparedInput input = prepare_input(document, Lexicon{}, &tokenizer.value());
   if (input.tokens.empty()) return fail("the text has no tokens");
   Trace trace;
-  forward(model, embed(input.tokens, model), trace);
+  forward(model, input.X, trace);
   json out = forward_json(model, input.tokens, trace);
   json ids = json::array();
   for (const Token& t : input.tokens) ids.push_back(t.id);

@@ -11,7 +11,8 @@
 #include "cli/training_loop.h"
 #include "cli/tokenize_command.h"
 #include "engine/analysis/pooled_labels.h"
-#include "engine/bpe/bpe_input.h"
+#include "engine/bpe/punctuation_tokens.h"
+#include "engine/document.h"
 #include "engine/bpe/token_labels.h"
 #include "engine/embedding.h"
 #include "engine/tensor_model_file.h"
@@ -55,11 +56,15 @@ std::vector<analysis::Label> pooled_labels(const Model& model, const bpe::BpeTok
                                            const std::vector<Sentence>& windows) {
   std::vector<Tokens> inputs;
   std::vector<Trace> traces;
+  Document document;
+  document.model = model;
+  document.input.kind = InputKind::token_ids;
   for (const Sentence& window : windows) {
-    Tokens tokens = bpe::bpe_input(tokenizer, bpe::decode(tokenizer, window.tokens), kMaxTokens).tokens;
+    document.input.ids = window.tokens;
+    PreparedInput input = prepare_input(document, Lexicon{}, &tokenizer);
     traces.emplace_back();
-    forward(model, embed(tokens, model), traces.back());
-    inputs.push_back(std::move(tokens));
+    forward(model, input.X, traces.back());
+    inputs.push_back(std::move(input.tokens));
   }
   std::vector<analysis::Label> labels;
   for (const analysis::PooledHead& head : analysis::label_heads_pooled(inputs, traces, model.causal, analysis::load_resources()))

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "bpe/punctuation_tokens.h"
 #include "bpe/token_labels.h"
 #include "embedding.h"
 #include "tokenizer.h"
@@ -30,22 +31,6 @@ void forget_word_frequencies(Tokens& tokens) {
     if (!t.is_special) t.zipf = 3.0f;
 }
 
-// A subword token is punctuation when its bytes, past a leading space, are punctuation marks only.
-bool is_punctuation_bytes(const std::string& bytes) {
-  std::size_t i = bytes.find_first_not_of(' ');
-  if (i == std::string::npos) return false;
-  while (i < bytes.size()) {
-    std::size_t length = 1;  // one UTF-8 character
-    const unsigned char lead = static_cast<unsigned char>(bytes[i]);
-    if (lead >= 0xF0) length = 4;
-    else if (lead >= 0xE0) length = 3;
-    else if (lead >= 0xC0) length = 2;
-    if (!is_punctuation_text(bytes.substr(i, length))) return false;
-    i += length;
-  }
-  return true;
-}
-
 // Tokens of subword ids: the label as text, the bytes (lower-cased, without the leading space) as key.
 Tokens subword_tokens(const std::vector<int>& ids, const bpe::BpeTokenizer* subword) {
   Tokens tokens(ids.size());
@@ -62,7 +47,7 @@ Tokens subword_tokens(const std::vector<int>& ids, const bpe::BpeTokenizer* subw
     const std::string bytes = ids[i] >= 0 && ids[i] < static_cast<int>(subword->token_bytes.size())
                                   ? subword->token_bytes[ids[i]]
                                   : std::string();
-    t.is_punctuation = is_punctuation_bytes(bytes);
+    t.is_punctuation = bpe::stands_for_punctuation(bytes);
     if (t.is_punctuation) t.pos = PartOfSpeech::punct;
     t.key = bytes.substr(std::min(bytes.size(), bytes.find_first_not_of(' ')));
     for (char& c : t.key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
