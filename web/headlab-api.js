@@ -77,6 +77,7 @@
     reset: () => call({ op: 'reset' }),
     resetModel: () => call({ op: 'resetModel' }),
     loadTrainedModel: () => call({ op: 'loadTrainedModel' }),
+    loadTextModel: () => call({ op: 'loadTextModel' }),
     loadStartingModel: () => call({ op: 'loadStartingModel' }),
     setCausal: (on) => call({ op: 'setCausal', on }),
     setSpecialTokens: (on) => call({ op: 'setSpecialTokens', on }),
@@ -169,6 +170,7 @@
     benchmark: (options = {}) => call({ op: 'benchmark', ...numbers(options) }),        // {n, d_model, heads, reps}
     benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer, size}
     benchmarkAnalysis: (options = {}) => call({ op: 'benchmarkAnalysis', ...numbers(options) }),  // {reps, d_model, gold, change}
+    benchmarkModel: (options = {}) => call({ op: 'benchmarkModel', ...numbers(options) }),  // {reps}: the lab's own model
     _callWithString: callWithString,
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),

@@ -1,7 +1,7 @@
-// Assets the module gets after its first frame: the shipped trained model (the largest asset, which
-// only "Load trained model" and two lessons need) and the text vocabulary (tokenizers/text.json, which
-// only models trained on real text read) are fetched once the lab is on screen and copied into the
-// module. The lab's ready promise waits for it, so nothing asks for it before it is there;
+// Assets the module gets after its first frame: the shipped trained model (which only "Trained
+// model" and two lessons need), the text vocabulary (tokenizers/text.json, which only models trained
+// on real text read) and the real-text model (models/text.safetensors) are fetched once the lab is
+// on screen and copied into the module. The lab's ready promise waits for it, so nothing asks for it before it is there;
 // a failure is reported in the console and the model then says it is missing when asked for.
 'use strict';
 (function () {
@@ -21,6 +21,22 @@
       if (refusal) throw new Error(refusal);
     } catch (error) {
       console.warn('HeadLab: the text vocabulary could not be loaded: ' + (error.message || error));
+    }
+    // The real-text model (assets/models/text.safetensors), bytes copied into the module's heap.
+    try {
+      const response = await fetch('models/text.safetensors');
+      if (!response.ok) throw new Error('models/text.safetensors: HTTP ' + response.status);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const buffer = Module._malloc(bytes.length) >>> 0;
+      if (!buffer) throw new Error('out of memory');
+      try {
+        Module.HEAPU8.set(bytes, buffer >>> 0);
+        Module._headlab_add_text_model(buffer, bytes.length);
+      } finally {
+        Module._free(buffer);
+      }
+    } catch (error) {
+      console.warn('HeadLab: the real-text model could not be loaded: ' + (error.message || error));
     }
   };
 })();

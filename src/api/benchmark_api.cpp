@@ -5,6 +5,7 @@
 // [SECTION] benchmark: attention-only forward at a given size
 // [SECTION] benchmarkLesson: one weight edit on the lesson-size model, as the app does it
 // [SECTION] benchmarkAnalysis: every label, redundancy and importance at 4 layers x 16 heads
+// [SECTION] benchmarkModel: the lab's own model on its own input (a GPT-2 checkpoint, say)
 
 #include <algorithm>
 #include <chrono>
@@ -266,6 +267,36 @@ json benchmark_analysis(const Controller& lab, const json& request) {
   return success(std::move(result));
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] benchmarkModel
+//-----------------------------------------------------------------------------
+
+json benchmark_model(const Controller& controller, const json& request) {
+  RequestFields fields(request, {"reps"});
+  int reps = 5;
+  if (!fields.integer("reps", 1, kMaxBenchmarkReps, reps)) return failure(fields.error());
+  const AppState& state = controller.state();
+  const Model& model = state.document.model;
+  const Resources& resources = controller.resources();
+  // Copies of the lab's input and analysis options; the state itself is read, never written.
+  Trace trace;
+  const Timing forward_time = time_runs(reps, [&] {
+    trace = Trace{};  // from nothing: forward() would keep unchanged heads
+    forward_layers(model, state.input.X, trace, model.layers.size());
+  });
+  analysis::Analysis analysis;
+  const Timing analysis_time = time_runs(reps, [&] {
+    analysis = analysis::Analysis{};  // every head scored, as after an edit of layer 0
+    analysis::analyze_layers(model, state.input.tokens, trace, resources.analysis, state.analysis_options, analysis,
+                             model.layers.size());
+  });
+  int heads = 0;
+  for (const Layer& layer : model.layers) heads += layer.head_count();
+  return success({{"tokens", static_cast<int>(state.input.tokens.size())}, {"layers", static_cast<int>(model.layers.size())},
+                  {"heads", heads}, {"d_model", model.d_model}, {"forward", timing_json(forward_time)},
+                  {"analysis", timing_json(analysis_time)}, {"heads_scored", analysis.heads_scored}});
+}
+
 }  // namespace
 
 LessonEdit::LessonEdit(const Resources& resources, bool gold, int edited_layer, Shape shape)
@@ -293,7 +324,7 @@ double attention_flops(int n, int d_model, int heads) {
 }
 
 const std::vector<std::string>& benchmark_op_names() {
-  static const std::vector<std::string> kOps = {"benchmark", "benchmarkLesson", "benchmarkAnalysis"};
+  static const std::vector<std::string> kOps = {"benchmark", "benchmarkLesson", "benchmarkAnalysis", "benchmarkModel"};
   return kOps;
 }
 
@@ -306,6 +337,7 @@ json handle_benchmark_op(const Controller& controller, const json& request) {
   const std::string op = request.value("op", std::string());
   if (op == "benchmark") return benchmark_attention(request);
   if (op == "benchmarkAnalysis") return benchmark_analysis(controller, request);
+  if (op == "benchmarkModel") return benchmark_model(controller, request);
   return benchmark_lesson(controller, request);
 }
 

@@ -1,13 +1,15 @@
 #pragma once
 // The speed ops of window.headlab (docs/js-api.md, "Benchmarks"; issue 3, item 8). handle_request
-// (api.h) forwards them here. Both run synchronously on the caller's thread, on models of their own:
-// the lab state is never touched.
+// (api.h) forwards them here. They run synchronously on the caller's thread, on models of their own
+// or (benchmarkModel) on copies of what the lab shows: the lab state is never touched.
 //   {"op": "benchmark", "n", "d_model", "heads", "reps"}: attention-only forwards of a seeded random
 //     one-layer model at that size (d_k = d_v = d_model / heads) on a seeded random X (n, d_model).
 //   {"op": "benchmarkLesson", "reps", "gold", "layer", "size"}: one learner's weight edit on the
 //     lesson-size model (2 layers x 8 heads, d_model 128, 32 tokens), or with "size": "largest" on the
 //     largest model the UI allows (6 layers x 16 heads, d_model 512, 64 tokens), through the
 //     Controller, i.e. the forward pass and every analysis recompute the app does per drag step.
+//   {"op": "benchmarkModel", "reps"}: the lab's own model on its own input, from nothing: the whole
+//     forward, then every head's analysis (a GPT-2 checkpoint's 144 heads, say).
 #include <memory>
 #include <string>
 #include <vector>

@@ -150,6 +150,10 @@ struct LoadModel {
 // seed 1, 3,000 steps; its manifest says how it was made), on an annotated sentence in its
 // vocabulary, so lessons and the learner can study trained heads without training first.
 struct LoadTrainedModel {};
+// Replaces the whole document with the language model HeadLab trained on real English and Chinese
+// text (assets/models/text.safetensors, read with assets/tokenizers/text.json; docs/training.md),
+// on the text stored with it: any typed text becomes its subword tokens, never [UNK].
+struct LoadTextModel {};
 // Puts the lab in the state a first visit opens on (assets/starting_model.json): the example
 // sentence with heads that each do something different, so the first screen shows what heads
 // specialise into rather than four broad random ones. One undo step back to the plain default.
@@ -251,7 +255,8 @@ struct SetLanguage {
 using Action = std::variant<SetText, SetRepeatedSequence, SetTokenIds, SetHeadCount, SetLayerCount, SetWeight, SetLine, ScaleLine, ZeroOutputBlock,
                             ZeroOutputBlockAll, SelectHead, SetPruned, PruneLeastImportant, ApplyPreset, ResetDocument,
                             ResetModel, SetCausal, SetSpecialTokens, SetHeadDim, SetDModel, SetLayerOptions, SetEmbedding,
-                            SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, LoadStartingModel, SetTheme, RequestTraining,
+                            SetPositional, Randomize, ResetHead, LoadModel, LoadTrainedModel, LoadTextModel,
+                            LoadStartingModel, SetTheme, RequestTraining,
                             RequestHeadCountExperiment, PlayTraining, StepTraining, NewTrainingRun, SetLearningRate,
                             SetTrainingSpeed, StartProbes, StartComparison, SetComparisonRunning, StepComparison,
                             StartExperiment, SetExperimentRunning, StepExperiment, UseTrainedModel, PrepareTraining,

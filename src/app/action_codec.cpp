@@ -167,6 +167,11 @@ struct Op<LoadTrainedModel> {
   template <class V, class S> static void fields(V&, S&) {}
 };
 template <>
+struct Op<LoadTextModel> {
+  static constexpr const char* name = "loadTextModel";
+  template <class V, class S> static void fields(V&, S&) {}
+};
+template <>
 struct Op<LoadStartingModel> {
   static constexpr const char* name = "loadStartingModel";
   template <class V, class S> static void fields(V&, S&) {}

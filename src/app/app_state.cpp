@@ -69,6 +69,8 @@ void update_goal(AppState& state, const Resources& resources) {
   lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &resources.lexicon,
                          &resources.analysis.gold};
   if (state.training) view.training = &*state.training;
+  view.selected_layer = state.selection.layer;
+  view.selected_head = state.selection.head;
   if (const lessons::Goal* probe = lessons::find_goal(step.goal, lessons::GoalKind::probe)) {
     p.probe = ProbeReading{probe->layer, probe->head, probe->min, lessons::run_probe_goal(*probe, view)};
     view.probed = probe;

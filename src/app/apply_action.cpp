@@ -5,6 +5,7 @@
 #include "app/model_actions.h"
 #include "app/trained_model.h"
 #include "engine/model_file.h"
+#include "engine/tensor_model_file.h"
 #include "engine/analysis/importance.h"
 #include "engine/presets.h"
 #include "engine/symbol_sequence.h"
@@ -134,6 +135,19 @@ std::string perform(AppState& state, const Resources& resources, const LoadTrain
   Result<Document> parsed = parse_model_file(resources.trained_model->text);
   if (!parsed.ok()) return "the shipped trained model: " + parsed.error();
   state.document = with_annotated_sentence(std::move(parsed).value(), resources.analysis.gold);
+  return {};
+}
+
+std::string perform(AppState& state, const Resources& resources, const LoadTextModel&) {
+  const std::string& bytes = resources.text_model->text;
+  if (!resources.text_model->arrived || !resources.text_tokenizer->tokenizer)
+    return "The real-text model is still downloading; try again in a moment.";
+  Result<Document> read = read_tensor_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+  if (!read.ok()) return "the shipped real-text model: " + read.error();
+  const bpe::BpeTokenizer* tokenizer = resources.subword_tokenizer(read.value().model.tokenizer);
+  if (!tokenizer || static_cast<Eigen::Index>(tokenizer->tokens.size()) != read.value().model.token_embedding.rows())
+    return "the shipped real-text model does not match its vocabulary (assets/tokenizers/text.json)";
+  state.document = std::move(read).value();
   return {};
 }
 

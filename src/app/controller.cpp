@@ -31,6 +31,7 @@ int layers_for_drag_step(const AppState& state, const Action& action, std::uint6
 
 bool replaces_document(const Action& action) {
   return std::holds_alternative<LoadModel>(action) || std::holds_alternative<LoadTrainedModel>(action) ||
+         std::holds_alternative<LoadTextModel>(action) ||
          std::holds_alternative<LoadStartingModel>(action) || std::holds_alternative<ApplyPreset>(action) ||
          std::holds_alternative<ResetDocument>(action) || std::holds_alternative<ResetModel>(action);
 }

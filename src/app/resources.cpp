@@ -97,6 +97,11 @@ Result<Resources> load_resources() {
     resources.trained_model->arrived = true;
   }
 
+  if (std::optional<std::string> text_model = read_asset("models/text.safetensors")) {
+    resources.text_model->text = std::move(*text_model);
+    resources.text_model->arrived = true;
+  }
+
   if (const std::string error = read_starting_model(resources.starting_actions); !error.empty()) return fail(error);
 
   // Absent from the web app's embedded assets (the page fetches it after the first frame).

@@ -51,6 +51,8 @@ struct Resources {
   // first frame (it is the largest asset and few learners need it at once), so there it arrives
   // late: see LateAsset.
   std::shared_ptr<LateAsset> trained_model = std::make_shared<LateAsset>();
+  // assets/models/text.safetensors (its bytes): the real-text language model, late in the page too.
+  std::shared_ptr<LateAsset> text_model = std::make_shared<LateAsset>();
   UiText ui_text;                            // assets/ui_text.json
   // The byte-level BPE vocabularies models can read (Model::tokenizer), once they arrived: HeadLab's
   // own "text" (assets/tokenizers/text.json, read at load where the assets are files) and GPT-2's.

@@ -41,6 +41,11 @@ std::string state_too_large(const AppState& state) {
   if (is_checkpoint_model(state.document.model))
     return "a model opened from a checkpoint is not saved in the browser or in links: open its file again (your last "
            "autosave, from before it, stays)";
+  // The real-text model's 6,144-token embedding alone is about 5 MB as JSON, past what localStorage
+  // holds; the model is one click away (Model, "Real-text model").
+  if (!state.document.model.tokenizer.empty())
+    return "a model that reads subword tokens is not saved in the browser or in links: choose it again under Model (your "
+           "last autosave, from before it, stays)";
   // A float is written with up to 9 significant digits: about 12 characters for its 4 bytes.
   constexpr std::size_t kTextPerWeightByte = 3;
   const std::size_t estimate = model_bytes(state.document.model) * kTextPerWeightByte;

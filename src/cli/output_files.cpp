@@ -25,7 +25,17 @@ bool write_file(const std::string& path, const std::string& text) {
 
 std::string command_line(const std::vector<std::string>& args) {
   std::string text = "headlab-cli train";
-  for (const std::string& a : args) text += " " + a;
+  // Quoted as a POSIX shell reads it back, so the manifest's command can be pasted and run.
+  for (const std::string& a : args) {
+    const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:=+") == std::string::npos;
+    if (plain) {
+      text += " " + a;
+      continue;
+    }
+    text += " '";
+    for (const char c : a) text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    text += "'";
+  }
   return text;
 }
 

@@ -128,10 +128,10 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
   const std::vector<Sentence> held_out = held_out_text_windows(held_out_corpus, c.text, o.held_out);
   const std::vector<bool> punctuation = bpe::punctuation_tokens(tokenizer.value());
   std::printf("lm task, seed %u: %s (%zu tokens of training text, %zu held out, tokenized in %.1f s), %d layers x %d "
-              "heads, d_model %d, %s, window %d, lr %g, batch %d\n",
+              "heads, d_model %d, %s, window %d (%g repeated), lr %g, batch %d\n",
               c.seed, o.tokenizer.c_str(), corpus->ids.size(), held_out_corpus.ids.size(), tokenize_seconds,
               a.layer_count, a.head_count, a.d_model, a.d_ff > 0 ? ("d_ff " + std::to_string(a.d_ff)).c_str() : "attention only",
-              c.text.window, c.learning_rate, c.batch_size);
+              c.text.window, c.text.repeat_fraction, c.learning_rate, c.batch_size);
 
   json emergence = json::array();
   TextEvaluation evaluation;
@@ -145,7 +145,7 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
   });
 
   Document document = trainer.document();
-  document.input.text = example;
+  document.input.text = o.text.empty() ? example : o.text;
   std::vector<std::uint8_t> file = write_tensor_model(document);
   // What ships is F16: measure the model as read back from the file.
   const Result<Document> shipped = read_tensor_model(file.data(), file.size());
@@ -174,7 +174,7 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
                    {"held_out_tokens", held_out_corpus.ids.size()},
                    {"held_out_windows", held_out.size()},
                    {"config", {{"layers", a.layer_count}, {"heads", a.head_count}, {"d_model", a.d_model}, {"d_ff", a.d_ff},
-                               {"window", c.text.window}, {"batch_size", c.batch_size}, {"learning_rate", c.learning_rate},
+                               {"window", c.text.window}, {"repeat_fraction", c.text.repeat_fraction}, {"batch_size", c.batch_size}, {"learning_rate", c.learning_rate},
                                {"warmup_steps", c.warmup_steps}, {"decay_steps", c.decay_steps}}},
                    {"wall_time_seconds", training_seconds},
                    {"held_out_loss", evaluation.held_out_loss},

@@ -10,7 +10,7 @@ using namespace headlab::training;
 
 const char* const kTrainUsage =
     "usage: headlab-cli train [--task grammar|induction] [--seed S] [--steps N] [--out FILE.json]\n"
-    "         [--layers 2] [--heads 4] [--d-model 64] [--d-ff 128] [--norm post|pre|none] [--lr 0.003]\n"
+    "         [--layers 2] [--heads 4] [--d-model 64] [--head-dim 0 (d_model / heads)] [--d-ff 128] [--norm post|pre|none] [--lr 0.003]\n"
     "         [--positional learned|sinusoidal|none] [--position-init 1 (stddev of learned positions)]\n"
     "         [--batch 16] [--warmup 100] [--decay 3000 (0: constant)] [--objective masked|next]\n"
     "         [--mask-rate 0.15] [--report-every 250] [--held-out 300] [--head-table] [--compare-one-head]\n"
@@ -19,8 +19,9 @@ const char* const kTrainUsage =
     "         report every 100, 200 held-out sequences, no model file unless --out; and\n"
     "         [--symbols 26] [--prefix 0:12] [--segment 3:12] [--gap 0:8] (lengths MIN:MAX in symbols)\n"
     "       --task lm: a language model over real text: --corpus FILE[,FILE] [--held-out-corpus FILE[,FILE]] [--tokenizer text]\n"
-    "         [--window 64]; defaults 2 layers x 4 heads of 16, d_model 64, attention only, pre-norm, lr 0.003,\n"
-    "         batch 16, report every 250, 200 held-out windows; --out FILE.safetensors writes the model (F16)\n";
+    "         [--window 64] [--repeat-fraction 0.5] [--text TEXT]; defaults 2 layers x 4 heads of 32, d_model 64, attention\n"
+    "         only, pre-norm, sinusoidal positions, lr 0.01, batch 16, report every 250, 200 held-out windows;\n"
+    "         --out FILE.safetensors writes the model (F16) with the text TEXT\n";
 
 namespace {
 
@@ -82,11 +83,14 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
     else if (a == "--corpus") o.corpus = v;
     else if (a == "--held-out-corpus") o.held_out_corpus = v;
     else if (a == "--tokenizer") o.tokenizer = v;
+    else if (a == "--text") o.text = v;
     else if (a == "--window") ok = integer(o.config.text.window);
+    else if (a == "--repeat-fraction") ok = numeric, o.config.text.repeat_fraction = static_cast<float>(number);
     else if (a == "--layers") ok = integer(arch.layer_count);
     else if (a == "--heads") ok = integer(arch.head_count);
     else if (a == "--d-model") ok = integer(arch.d_model);
     else if (a == "--d-ff") ok = integer(arch.d_ff);
+    else if (a == "--head-dim") ok = integer(arch.head_dim);
     else if (a == "--batch") ok = integer(o.config.batch_size);
     else if (a == "--warmup") ok = integer(o.config.warmup_steps);
     else if (a == "--decay") ok = integer(o.config.decay_steps);

@@ -23,6 +23,7 @@ struct TrainOptions {
   std::string corpus;
   std::string held_out_corpus;
   std::string tokenizer = "text";
+  std::string text;  // --task lm: the text stored with the model (default: the first held-out line of a sentence's length)
 };
 
 // Parses the words after "train"; --task is applied first, so the other options change that

@@ -24,22 +24,26 @@ Matrix next_token_logits(const Model& model, const Trace& trace) {
   return logits;
 }
 
+double row_log_sum_exp(const Matrix& logits, Eigen::Index row) {
+  const double top = logits.row(row).maxCoeff();
+  double sum = 0.0;
+  for (Eigen::Index c = 0; c < logits.cols(); ++c) sum += std::exp(static_cast<double>(logits(row, c)) - top);
+  return top + std::log(sum);
+}
+
 std::vector<std::vector<NextToken>> top_next_tokens(const Matrix& logits, int count) {
   std::vector<std::vector<NextToken>> out(static_cast<std::size_t>(logits.rows()));
   const int k = std::max(0, std::min<int>(count, static_cast<int>(logits.cols())));
   std::vector<int> order(static_cast<std::size_t>(logits.cols()));
   for (Eigen::Index r = 0; r < logits.rows(); ++r) {
-    // Softmax in double: a 50,257-way sum of floats loses the small probabilities' digits.
-    const float top = logits.row(r).maxCoeff();
-    double sum = 0.0;
-    for (Eigen::Index c = 0; c < logits.cols(); ++c) sum += std::exp(static_cast<double>(logits(r, c)) - top);
+    const double normaliser = row_log_sum_exp(logits, r);
     std::iota(order.begin(), order.end(), 0);
     std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
       return logits(r, a) != logits(r, b) ? logits(r, a) > logits(r, b) : a < b;
     });
     for (int i = 0; i < k; ++i)
       out[static_cast<std::size_t>(r)].push_back(
-          {order[static_cast<std::size_t>(i)], static_cast<float>(std::exp(static_cast<double>(logits(r, order[static_cast<std::size_t>(i)])) - top) / sum)});
+          {order[static_cast<std::size_t>(i)], static_cast<float>(std::exp(static_cast<double>(logits(r, order[static_cast<std::size_t>(i)])) - normaliser))});
   }
   return out;
 }

@@ -20,6 +20,9 @@ struct NextToken {
 bool has_predictions(const Model& model);
 // (n, vocab) logits from the last layer's output of `trace`; empty when the model has no unembedding.
 Matrix next_token_logits(const Model& model, const Trace& trace);
+// log sum_c exp(logits(row, c)), the softmax's normaliser, summed in double: a 50,257-way sum of
+// floats loses the small probabilities' digits. p(c) = exp(logits(row, c) - this).
+double row_log_sum_exp(const Matrix& logits, Eigen::Index row);
 // Per position, the `count` most likely next tokens, most likely first (ties: lower id first).
 std::vector<std::vector<NextToken>> top_next_tokens(const Matrix& logits, int count);
 

@@ -23,6 +23,10 @@ template <class F>
 bool some_head(const Goal& g, const GoalView& v, F f) {
   if (g.layer < 0 || g.layer >= static_cast<int>(v.model.layers.size())) return false;
   const int count = v.model.layers[g.layer].head_count();
+  if (g.on_selected) {
+    const bool named = v.selected_layer == g.layer && (g.head < 0 || g.head == v.selected_head);
+    return named && v.selected_head >= 0 && v.selected_head < count && f(v.selected_head);
+  }
   if (g.head >= 0) return g.head < count && f(g.head);
   for (int h = 0; h < count; ++h)
     if (f(h)) return true;

@@ -81,6 +81,9 @@ struct Goal {
   int head = -1;        // -1: any head of the layer
   int head_b = -1;      // distance
   analysis::Label label;  // label: a role, mixed, syntactic with a relation, or syntactic alone (any relation)
+  // label, attention: only the head the learner selected counts (it must be in `layer`, and be
+  // `head` unless -1), so a step can ask for a guess: "click the head you think does this".
+  bool on_selected = false;
   analysis::Role role = analysis::Role::previous_token;  // score
   TokenRef from, to;                                     // attention
   GoalMatrix matrix = GoalMatrix::W_Q;                   // weight
@@ -142,6 +145,9 @@ struct GoalView {
   const TrainingReading* training = nullptr;
   // Held-out goals read this; without it (a model not trained on the grammar) they are never met.
   const HeldOutMeasures* held_out = nullptr;
+  // The head the learner selected (label goals with "selected"); -1: none.
+  int selected_layer = -1;
+  int selected_head = -1;
 };
 
 // Parses a goal strictly: an unknown field, kind, matrix, row, role, task or measure is refused

@@ -27,8 +27,8 @@ struct KindSpec {
   std::array<const char*, 7> fields;
 };
 constexpr KindSpec kKinds[] = {
-    {"label", GoalKind::label, {"layer", "head", "label", "min_score", "min", "max"}},
-    {"attention", GoalKind::attention, {"layer", "head", "from", "to", "min", "max"}},
+    {"label", GoalKind::label, {"layer", "head", "label", "min_score", "min", "max", "selected"}},
+    {"attention", GoalKind::attention, {"layer", "head", "from", "to", "min", "max", "selected"}},
     {"score", GoalKind::score, {"layer", "head", "role", "min_score", "min", "max"}},
     {"distance", GoalKind::distance, {"layer", "head_a", "head_b", "min", "max"}},
     {"head_count", GoalKind::head_count, {"layer", "min", "max"}},
@@ -192,6 +192,10 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       !f.number("max", g.max) || !f.number("min_selectivity", g.min_selectivity))
     return R::failure(f.error());
   if (f.find("min") && f.find("min_score")) return R::failure(f.at("min_score") + ": give min or min_score, not both");
+  if (const json* selected = f.find("selected")) {
+    if (!selected->is_boolean()) return R::failure(f.at("selected") + ": expected true or false");
+    g.on_selected = selected->get<bool>();
+  }
 
   bool ok = true;
   switch (g.kind) {

@@ -270,6 +270,15 @@ EMSCRIPTEN_KEEPALIVE void headlab_add_trained_model(const char* json) {
   g_platform->trained_model->arrived = true;
 }
 
+// The real-text model (models/text.safetensors), fetched by web/late-assets.js after the first
+// frame, from a buffer the page filled. Checked when a learner loads it.
+EMSCRIPTEN_KEEPALIVE void headlab_add_text_model(const unsigned char* bytes, int size) {
+  if (!g_platform || !g_platform->resources || !bytes || size < 0) return;
+  const std::shared_ptr<headlab::app::LateAsset>& slot = g_platform->resources->text_model;
+  slot->text.assign(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
+  slot->arrived = true;
+}
+
 // The next bytes of the checkpoint being read (web/checkpoint.js), from a buffer the page filled;
 // the reply is {"ok": true} or {"ok": false, "error": ...}, which also ends the reading.
 EMSCRIPTEN_KEEPALIVE const char* headlab_checkpoint_feed(const unsigned char* bytes, int size) {

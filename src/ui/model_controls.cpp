@@ -171,6 +171,15 @@ void draw_model_controls(PanelContext& context) {
   ImGui::EndDisabled();
   register_item(context.ui, ids::kLoadTrainedModel);
   item_tooltip(context.tr(arrived ? "model_trained_tip" : "model_trained_downloading"));
+  flow_same_line(font * 9.0f);
+  // The real-text model needs its vocabulary too: both arrive after the first frame.
+  const app::Resources& resources = context.resources();
+  const bool text_arrived = resources.text_model->arrived && resources.text_tokenizer->tokenizer.has_value();
+  ImGui::BeginDisabled(!text_arrived);
+  if (ImGui::Button(with_id(context.tr("model_text"), "textmodel").c_str())) actions.emit(app::LoadTextModel{});
+  ImGui::EndDisabled();
+  register_item(context.ui, ids::kLoadTextModel);
+  item_tooltip(context.tr(text_arrived ? "model_text_tip" : "model_text_downloading"));
 }
 
 }  // namespace headlab::ui

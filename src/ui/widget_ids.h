@@ -25,6 +25,7 @@ inline constexpr const char* kTabCircuits = "tab/circuits";
 inline constexpr const char* kTabPredictions = "tab/predictions";
 inline constexpr const char* kRepeatedSequence = "model/repeated_sequence";
 inline constexpr const char* kLoadTrainedModel = "model/trained";  // the shipped trained model
+inline constexpr const char* kLoadTextModel = "model/text";  // the real-text language model
 inline constexpr const char* kOpenCheckpoint = "model/open_checkpoint";  // the GPT-2 checkpoint file picker
 inline constexpr const char* kPredictions = "predictions";  // the next-token predictions panel
 inline constexpr const char* kTabWeights = "tab/weights";

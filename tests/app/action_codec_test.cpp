@@ -48,6 +48,7 @@ std::vector<Action> one_of_each() {
           ResetHead{1, 2, 77},
           LoadModel{"{\"format\": \"headlab-model\"}"},
           LoadTrainedModel{},
+          LoadTextModel{},
           LoadStartingModel{},
           SetTheme{Theme::light},
           RequestTraining{training::Task::induction, 3, true, true},

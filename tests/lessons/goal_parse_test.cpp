@@ -108,6 +108,8 @@ TEST(GoalParse, RefusesUnknownNamesWithWhatWasExpected) {
       {{{"kind", "label"}, {"layer", 0}, {"label", "previus_token"}}, "demo.steps[1].goal.label: unknown label \"previus_token\""},
       {{{"kind", "weight"}, {"layer", 0}, {"head", 0}, {"row", "noun"}}, "demo.steps[1].goal.matrix: missing"},
       {{{"kind", "attention"}, {"layer", 0}, {"from", "fox"}}, "demo.steps[1].goal.to: missing"},
+      {{{"kind", "label"}, {"layer", 0}, {"label", "previous_token"}, {"selected", "yes"}},
+       "demo.steps[1].goal.selected: expected true or false"},
   };
   for (const Case& c : cases) EXPECT_EQ(lesson_error(c.goal), c.error) << c.goal.dump();
 }
@@ -135,6 +137,31 @@ TEST_F(GoalReading, ALabelGoalWithOnlyAMaxHoldsItsScoreToIt) {
   EXPECT_TRUE(goal_met(parsed(with(goal, "max", score + 0.01)), view()));
   EXPECT_FALSE(goal_met(parsed(with(goal, "max", score - 0.01)), view())) << a.label.text() << " " << score;
   EXPECT_FALSE(goal_met(parsed(with(goal, "min", score + 0.01)), view()));
+}
+
+// "selected": the guess counts only on the head the learner clicked.
+TEST_F(GoalReading, ASelectedLabelGoalReadsOnlyTheSelectedHead) {
+  const analysis::LayerAnalysis& layer = state.analysis.layers[0];
+  int head = -1;
+  for (int h = 0; h < static_cast<int>(layer.heads.size()) && head < 0; ++h)
+    if (!layer.heads[h].label.mixed()) head = h;
+  ASSERT_GE(head, 0);
+  ASSERT_GE(layer.heads.size(), 2u);
+  const std::string label = layer.heads[head].label.text();
+  const Goal any_head = parsed({{"kind", "label"}, {"layer", 0}, {"head", -1}, {"label", label}, {"selected", true}});
+  const Goal this_head = parsed({{"kind", "label"}, {"layer", 0}, {"head", head}, {"label", label}, {"selected", true}});
+  GoalView v = view();
+  v.selected_layer = 0;
+  v.selected_head = head;
+  EXPECT_TRUE(goal_met(any_head, v));
+  EXPECT_TRUE(goal_met(this_head, v));
+  v.selected_head = (head + 1) % static_cast<int>(layer.heads.size());
+  EXPECT_FALSE(goal_met(this_head, v)) << "another head is selected";
+  v.selected_layer = 1;
+  v.selected_head = head;
+  EXPECT_FALSE(goal_met(any_head, v)) << "a head of another layer is selected";
+  v.selected_layer = -1;
+  EXPECT_FALSE(goal_met(any_head, v)) << "nothing is selected";
 }
 
 TEST_F(GoalReading, AWeightGoalReadsItsOwnMatrix) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 
 #include "engine/training/text_evaluation.h"
 #include "engine/training/text_task.h"
@@ -47,11 +48,44 @@ TEST(TextTask, WindowsAreContiguousPiecesOfTheStream) {
   EXPECT_EQ(held_out[1].tokens[0], (985 / 10) % 7);  // evenly spaced starts
 }
 
+// With repeats on, a window holds one passage written twice in a row: 8 tokens to half a window,
+// at a varying length and place (a fixed distance would let a head find it by position alone).
+TEST(TextTask, RepeatedWindowsHoldOnePassageTwiceAtVaryingPlaces) {
+  auto corpus = std::make_shared<TextCorpus>();
+  for (int v = 0; v < 5000; ++v) corpus->vocabulary.push_back("t" + std::to_string(v)), corpus->ids.push_back(v);
+  TextTaskConfig config;
+  config.repeat_fraction = 1.0f;
+  EXPECT_EQ(validate_text_task(config, *corpus), "");
+  Rng rng(5);
+  Sentence window;
+  std::set<int> lengths, starts;
+  for (int k = 0; k < 200; ++k) {
+    draw_text_window(*corpus, config, rng, window);
+    ASSERT_EQ(window.size(), 64);
+    // The stream's ids are all different: the second copy is where a token equals an earlier one.
+    int first = -1;
+    for (int i = 1; i < 64 && first < 0; ++i)
+      if (window.tokens[i] <= window.tokens[i - 1]) first = i;
+    ASSERT_GE(first, 0) << "window " << k << " has no repeat";
+    const int length = window.tokens[first - 1] - window.tokens[first] + 1;
+    ASSERT_GE(length, 8);
+    ASSERT_LE(length, 32);
+    for (int i = 0; i < length; ++i) EXPECT_EQ(window.tokens[first + i], window.tokens[first - length + i]);
+    lengths.insert(length);
+    starts.insert(first - length);
+  }
+  EXPECT_GT(lengths.size(), 10u);
+  EXPECT_GT(starts.size(), 10u);
+  config.repeat_fraction = 1.5f;
+  EXPECT_EQ(validate_text_task(config, *corpus), "text.repeat_fraction: expected a number from 0 to 1");
+}
+
 TEST(TextTask, ALanguageModelLearnsAPredictableText) {
   TrainerConfig config = default_trainer_config(Task::lm);
   config.architecture.d_model = 32;
   config.architecture.head_dim = 8;
   config.text.window = 16;
+  config.text.repeat_fraction = 0.0f;  // a repeat breaks the cycle where it starts
   Result<Trainer> trainer = Trainer::create(config, cycling_corpus(9, 2000));
   ASSERT_TRUE(trainer.ok()) << trainer.error();
   const float first = trainer.value().step(5);

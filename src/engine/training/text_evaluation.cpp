@@ -24,12 +24,8 @@ Trace run(const Model& model, const std::vector<int>& ids) {
 std::vector<double> prediction_losses(const Model& model, const Trace& trace, const std::vector<int>& ids) {
   const Matrix logits = next_token_logits(model, trace);
   std::vector<double> losses;
-  for (Eigen::Index r = 0; r + 1 < logits.rows(); ++r) {
-    const double top = logits.row(r).maxCoeff();
-    double sum = 0.0;
-    for (Eigen::Index c = 0; c < logits.cols(); ++c) sum += std::exp(logits(r, c) - top);
-    losses.push_back(std::log(sum) + top - logits(r, ids[static_cast<std::size_t>(r) + 1]));
-  }
+  for (Eigen::Index r = 0; r + 1 < logits.rows(); ++r)
+    losses.push_back(row_log_sum_exp(logits, r) - logits(r, ids[static_cast<std::size_t>(r) + 1]));
   return losses;
 }
 

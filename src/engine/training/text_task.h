@@ -22,12 +22,20 @@ struct TextCorpus {
 
 struct TextTaskConfig {
   int window = 64;  // tokens per training sequence (the engine's input limit)
+  // The share of windows in which a passage of real text (8 tokens to half a window, anywhere in it)
+  // is written twice in a row.
+  // Natural text repeats names and phrases, but rarely within 64 tokens; repeats make copying the
+  // earlier continuation pay, the signal an induction head needs (Olsson et al. 2022 train on
+  // long documents, where it is common). 0 keeps plain windows.
+  float repeat_fraction = 0.0f;
 };
 
-// "" or what is wrong: a window of 2..64 tokens, a corpus longer than one window, ids in range.
+// "" or what is wrong: a window of 2..64 tokens, a repeat fraction in [0, 1], a corpus longer
+// than one window, ids in range.
 std::string validate_text_task(const TextTaskConfig& config, const TextCorpus& corpus);
 
-// One window at a uniformly random start into `out` (POS unknown, no arcs).
+// One window at a uniformly random start into `out` (POS unknown, no arcs); with probability
+// repeat_fraction with a passage of it written twice.
 void draw_text_window(const TextCorpus& corpus, const TextTaskConfig& config, Rng& rng, Sentence& out);
 
 // Up to `count` windows of held-out text, evenly spaced through it (the same ones every run).

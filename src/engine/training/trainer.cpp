@@ -33,24 +33,22 @@ TrainerConfig default_trainer_config(Task task) {
     c.decay_steps = 0;
   }
   if (task == Task::lm) {
-    // Attention only, as the induction task and Elhage et al. 2021's two-layer models: what the
-    // heads do is then the whole story of the model.
+    // The induction task's model and optimiser (2 attention-only layers of 4 heads, pre-norm, causal,
+    // batch 16), reading real text. Attention only, as Elhage et al. 2021's two-layer models: what
+    // the heads do is then the whole story of the model. What differs was measured on the shipped
+    // model's corpus (docs/training.md, "Language models on real text"): learned positions formed no
+    // previous-token head in 2,250 steps, sinusoidal ones did (a relative offset is a linear map of
+    // them, Vaswani et al. 2017, 3.5); heads of 16 dimensions formed no induction head in 6,000
+    // steps, of 32 they did by step 2,000 (matching a token among 6,144 needs the room); lr 1e-2
+    // learned faster than 3e-3; and half the windows hold a passage written twice.
+    c = default_trainer_config(Task::induction);
+    c.task = Task::lm;
     Architecture& a = c.architecture;
-    a.layer_count = 2;
-    a.head_count = 4;
-    a.d_model = 64;
-    a.head_dim = 16;
-    a.d_ff = 0;
-    a.norm = Norm::pre;
-    a.residual = true;
-    a.causal = true;
     a.special_tokens = false;
-    a.position_init_stddev = 0.01f;
-    c.objective = Objective::next_token;
-    c.batch_size = 16;
-    c.learning_rate = 3e-3f;
-    c.warmup_steps = 100;
-    c.decay_steps = 0;
+    a.positional = Positional::sinusoidal;
+    a.head_dim = 32;
+    c.learning_rate = 1e-2f;
+    c.text.repeat_fraction = 0.5f;
   }
   return c;
 }

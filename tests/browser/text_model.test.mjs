@@ -1,0 +1,59 @@
+// The real-text model in the page: chosen with the mouse under Model, it reads any typed text as
+// its subword tokens (Chinese through an input method, English typed twice) and shows its heads
+// labelled: a previous-token head, and an induction head on the repeat.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openLab, frames, click, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const state = (page) => page.evaluate(() => window.headlab.state());
+const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
+const labelsOf = (s) => s.layers.flatMap((layer) => layer.heads.map((head) => head.label));
+
+async function replaceSentence(page, typeIt) {
+  await click(page, 'sentence');
+  await page.keyboard.press(`${mod}+A`);
+  await page.keyboard.press('Backspace');
+  await typeIt();
+  await frames(page, 3);
+}
+
+test('the real-text model reads typed Chinese and a sentence written twice: no unknown token, its heads labelled', async () => {
+  // At this height the model settings (where the button is) are open.
+  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 1000 });
+  await page.waitForFunction(() => window.headlab.widgetRect('model/text') !== null, null, { timeout: 20000 });
+  await click(page, 'model/text');
+  let s = await state(page);
+  assert.equal(s.tokenizer, 'text', 'the button loads the real-text model');
+
+  const sentence = 'My grandmother baked fresh bread for the neighbours yesterday.';
+  await replaceSentence(page, () => page.keyboard.type(`${sentence} ${sentence}`));
+  s = await state(page);
+  assert.equal(s.text, `${sentence} ${sentence}`);
+  assert.ok(s.ids.length > 0 && s.ids.every((id) => id >= 0), 'every token is one of the vocabulary\'s, none unknown');
+  assert.equal(s.tokens.length % 2, 0, `the sentence's tokens, twice over (${s.tokens.length})`);
+  const english = labelsOf(s);
+  assert.ok(english.includes('previous_token'), `a previous-token head (${english})`);
+  assert.ok(english.includes('induction'), `an induction head on the repeat (${english})`);
+  await screenshot(page, 'text-model-repeat');
+
+  // Chinese through an input method's commit, as Chromium delivers it.
+  await replaceSentence(page, async () => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Input.imeSetComposition', { text: 'wode', selectionStart: 4, selectionEnd: 4 });
+    await cdp.send('Input.insertText', { text: '我的奶奶昨天给邻居们烤了新鲜的面包。' });
+  });
+  s = await state(page);
+  assert.equal(s.text, '我的奶奶昨天给邻居们烤了新鲜的面包。');
+  assert.ok(s.tokens.includes('面') && s.tokens.includes('包'), `common characters are one token each (${s.tokens})`);
+  assert.ok(s.ids.every((id) => id >= 0), 'no unknown token: a rare character becomes its bytes');
+  const chinese = labelsOf(s);
+  assert.ok(chinese.some((label) => label !== 'broad'), `not every head broad on Chinese (${chinese})`);
+  assert.ok(s.predictions?.length > 0, 'the next-token predictions are there');
+  await screenshot(page, 'text-model-chinese');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
