@@ -76,9 +76,10 @@
       // Refused (a model too large to restore, src/app/saved_state.h): said once, not every tick, and
       // the last autosave is kept as it is. Tried again at the next change.
       savedKey = key;
-      const tooLarge = /too large/.test(e.message);
+      const tooLarge = /too large/.test(e.message), subword = /subword/.test(e.message);
       // A checkpoint is never autosaved, and its opening notice already said so.
-      if (!autosaveRefused && !/checkpoint/.test(e.message)) notify(pageText(tooLarge ? 'autosave_too_large' : 'autosave_failed'), 'warning');
+      if (!autosaveRefused && !/checkpoint/.test(e.message))
+        notify(pageText(subword ? 'autosave_subword' : tooLarge ? 'autosave_too_large' : 'autosave_failed'), subword ? 'info' : 'warning');
       autosaveRefused = true;
       return;
     }

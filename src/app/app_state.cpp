@@ -60,6 +60,7 @@ void recompute_layers(AppState& state, const Resources& resources, int layers) {
 void update_goal(AppState& state, const Resources& resources) {
   LessonProgress& p = state.progress;
   p.goal_met = false;
+  p.labels_hidden = false;
   p.probe.reset();
   p.numbers.clear();
   if (p.lesson < 0 || p.lesson >= static_cast<int>(resources.lessons.size())) return;
@@ -90,6 +91,7 @@ void update_goal(AppState& state, const Resources& resources) {
   p.goal_met = lessons::goal_met(step.goal, view);
   p.numbers = lessons::goal_numbers(step.goal, view);
   if (p.goal_met) p.completed.insert(step_key(lesson, step));
+  p.labels_hidden = lessons::asks_for_a_guess(step.goal) && !p.completed.count(step_key(lesson, step));
 }
 
 namespace {

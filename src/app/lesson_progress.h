@@ -27,6 +27,9 @@ struct LessonProgress {
   int lesson = -1;  // index into the lesson list; -1 = free play
   int step = 0;
   bool goal_met = false;       // the current step's goal holds right now
+  // The current step asks the learner to guess a head (a goal on the selected head) and has not
+  // been met: the views hide every head's label until it is, so the guess comes first (not saved).
+  bool labels_hidden = false;
   std::optional<ProbeReading> probe;  // when the current goal involves a probe (not saved)
   // When the current goal reads held-out measures: them, for the model of `held_out_revision`
   // (AppState::revision), so a training sample or a selection does not measure again (not saved).

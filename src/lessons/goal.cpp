@@ -188,6 +188,13 @@ std::vector<GoalNumber> goal_numbers(const Goal& goal, const GoalView& view) {
   return numbers;
 }
 
+bool asks_for_a_guess(const Goal& goal) {
+  if (goal.on_selected) return true;
+  for (const Goal& child : goal.goals)
+    if (asks_for_a_guess(child)) return true;
+  return false;
+}
+
 const Goal* find_goal(const Goal& goal, GoalKind kind) {
   if (goal.kind == kind) return &goal;
   for (const Goal& child : goal.goals)

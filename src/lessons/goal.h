@@ -156,6 +156,9 @@ struct GoalView {
 Result<Goal> parse_goal(const nlohmann::json& value, const std::string& path);
 bool goal_met(const Goal& goal, const GoalView& view);
 
+// True when `goal` (or a goal inside it) reads only the head the learner selected: the step asks
+// for a guess, and the lab hides the labels that would give it away until it is met.
+bool asks_for_a_guess(const Goal& goal);
 // The first goal of `kind` in `goal` (itself or inside all/any/not), or null. The panel shows a
 // training or probe goal's live number; a held-out goal's reading (a forward pass of 60 sentences)
 // is worth its cost only when the step has one.

@@ -48,6 +48,10 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
     head["label"] = text.get("label_pruned", language);
     return head;
   }
+  if (state.progress.labels_hidden) {  // the lesson asks for a guess first
+    head["label"] = text.get("label_hidden", language);
+    return head;
+  }
   if (l >= static_cast<int>(state.analysis.layers.size()) || h >= static_cast<int>(state.analysis.layers[l].heads.size())) return head;
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
   head["label"] = label_display_name(a.label, Words{resources, language}) +

@@ -17,6 +17,7 @@ std::string role_display_name(analysis::Role role, const Words& words) {
 
 std::string head_caption(const app::AppState& state, int layer, int head, const Words& words) {
   if (state.document.model.layers[layer].heads[head].pruned) return words("label_pruned");
+  if (state.progress.labels_hidden) return words("label_hidden");
   if (layer < static_cast<int>(state.analysis.layers.size()) &&
       head < static_cast<int>(state.analysis.layers[layer].heads.size()))
     return label_display_name(state.analysis.layers[layer].heads[head].label, words);

@@ -93,6 +93,45 @@ const app::HeldOutReading* held_out_reading(PanelContext& context) {
   return &cache.reading;
 }
 
+// What the lab measured of head (l, h): why it has its label, every role's score against its
+// threshold, and its label on held-out text when the model was trained on the grammar.
+void label_details(PanelContext& context, const analysis::HeadAnalysis& a, int l, int h, float width) {
+  const app::AppState& state = context.state();
+  const Words words = context.words();
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextUnformatted(app::explanation_text(a.label, words.resources, words.language).c_str());
+  ImGui::PopTextWrapPos();
+  if (a.label.mixed() && !a.label.runners_up.empty()) {
+    std::string runners;
+    for (std::size_t i = 0; i < a.label.runners_up.size() && i < 3; ++i)
+      runners += (i ? ", " : "") + role_display_name(a.label.runners_up[i], words);
+    ImGui::TextDisabled(words("labels_closest"), runners.c_str());
+  } else {
+    ImGui::TextDisabled(words("labels_confidence"), a.label.confidence, a.label.strict ? words("labels_strict") : "");
+  }
+  const analysis::LabelConfig& config = context.resources().analysis.config;
+  for (int r = 0; r < analysis::kRoleCount; ++r) {
+    const auto role = static_cast<analysis::Role>(r);
+    const bool primary = a.label.is(role);
+    score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role),
+              role_threshold(config, role), primary, width, unscored_text(role, words));
+  }
+  if (const app::HeldOutReading* held_out = held_out_reading(context)) {
+    // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
+    const std::size_t index = static_cast<std::size_t>(flat_head_index(state.document.model, l, h));
+    if (index < held_out->heads.size()) {
+      const app::HeadRole& role = held_out->heads[index];
+      ImGui::PushTextWrapPos(0.0f);
+      if (role.label.mixed())
+        ImGui::Text(words("labels_held_out_mixed"), app::kHeldOutCount);
+      else
+        ImGui::Text(words("labels_held_out_role"), app::kHeldOutCount, role_text(role, words).c_str(), role.score);
+      ImGui::PopTextWrapPos();
+      register_item(context.ui, std::string(ids::kLabelsHeldOut) + "/" + std::to_string(l) + "/" + std::to_string(h));
+    }
+  }
+}
+
 void head_card(PanelContext& context, int l, int h, float width) {
   const app::AppState& state = context.state();
   const analysis::HeadAnalysis& a = state.analysis.layers[l].heads[h];
@@ -105,38 +144,9 @@ void head_card(PanelContext& context, int l, int h, float width) {
   ImGui::SetNextItemOpen(selected, ImGuiCond_Always);
   if (ImGui::CollapsingHeader(header)) {
     if (!selected) context.actions.emit(app::SelectHead{l, h});
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(app::explanation_text(a.label, words.resources, words.language).c_str());
-    ImGui::PopTextWrapPos();
-    if (a.label.mixed() && !a.label.runners_up.empty()) {
-      std::string runners;
-      for (std::size_t i = 0; i < a.label.runners_up.size() && i < 3; ++i)
-        runners += (i ? ", " : "") + role_display_name(a.label.runners_up[i], words);
-      ImGui::TextDisabled(words("labels_closest"), runners.c_str());
-    } else {
-      ImGui::TextDisabled(words("labels_confidence"), a.label.confidence, a.label.strict ? words("labels_strict") : "");
-    }
-    const analysis::LabelConfig& config = context.resources().analysis.config;
-    for (int r = 0; r < analysis::kRoleCount; ++r) {
-      const auto role = static_cast<analysis::Role>(r);
-      const bool primary = a.label.is(role);
-      score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role),
-                role_threshold(config, role), primary, width, unscored_text(role, words));
-    }
-    if (const app::HeldOutReading* held_out = held_out_reading(context)) {
-      // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
-      const std::size_t index = static_cast<std::size_t>(flat_head_index(state.document.model, l, h));
-      if (index < held_out->heads.size()) {
-        const app::HeadRole& role = held_out->heads[index];
-        ImGui::PushTextWrapPos(0.0f);
-        if (role.label.mixed())
-          ImGui::Text(words("labels_held_out_mixed"), app::kHeldOutCount);
-        else
-          ImGui::Text(words("labels_held_out_role"), app::kHeldOutCount, role_text(role, words).c_str(), role.score);
-        ImGui::PopTextWrapPos();
-        register_item(context.ui, std::string(ids::kLabelsHeldOut) + "/" + std::to_string(l) + "/" + std::to_string(h));
-      }
-    }
+    // A lesson step that asks for a guess hides what would give it away until it is made.
+    if (state.progress.labels_hidden) ImGui::TextDisabled("%s", words("labels_hidden_note"));
+    else label_details(context, a, l, h, width);
     ImGui::TextDisabled(words("labels_importance"), a.importance);
     bool p = pruned;
     if (ImGui::Checkbox(with_id(words("labels_pruned"), "pruned").c_str(), &p))

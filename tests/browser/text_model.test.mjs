@@ -13,24 +13,39 @@ const state = (page) => page.evaluate(() => window.headlab.state());
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 const labelsOf = (s) => s.layers.flatMap((layer) => layer.heads.map((head) => head.label));
 
-async function replaceSentence(page, typeIt) {
+// ImGui takes queued key events a few a frame: wait until the whole text has reached the lab.
+async function replaceSentence(page, text, typeIt) {
   await click(page, 'sentence');
   await page.keyboard.press(`${mod}+A`);
   await page.keyboard.press('Backspace');
   await typeIt();
+  await page.waitForFunction((t) => window.headlab.state().text === t, text, { timeout: 30000, polling: 100 });
   await frames(page, 3);
 }
 
 test('the real-text model reads typed Chinese and a sentence written twice: no unknown token, its heads labelled', async () => {
   // At this height the model settings (where the button is) are open.
-  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 1000 });
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1280, height: 1000 });
   await page.waitForFunction(() => window.headlab.widgetRect('model/text') !== null, null, { timeout: 20000 });
   await click(page, 'model/text');
   let s = await state(page);
   assert.equal(s.tokenizer, 'text', 'the button loads the real-text model');
+  // Not autosaved (its embedding alone is about 5 MB as JSON), and the page says so plainly.
+  await page.waitForFunction(() => /not autosaved/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 10000 });
 
   const sentence = 'My grandmother baked fresh bread for the neighbours yesterday.';
-  await replaceSentence(page, () => page.keyboard.type(`${sentence} ${sentence}`));
+  // Written once, then copied and pasted after a space, as a learner doubles a sentence.
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await replaceSentence(page, `${sentence} ${sentence}`, async () => {
+    await page.keyboard.insertText(sentence);
+    await frames(page, 2);
+    await page.keyboard.press(`${mod}+A`);
+    await page.keyboard.press(`${mod}+C`);
+    await page.keyboard.press('End');
+    await page.keyboard.insertText(' ');
+    await frames(page, 2);
+    await page.keyboard.press(`${mod}+V`);
+  });
   s = await state(page);
   assert.equal(s.text, `${sentence} ${sentence}`);
   assert.ok(s.ids.length > 0 && s.ids.every((id) => id >= 0), 'every token is one of the vocabulary\'s, none unknown');
@@ -41,7 +56,7 @@ test('the real-text model reads typed Chinese and a sentence written twice: no u
   await screenshot(page, 'text-model-repeat');
 
   // Chinese through an input method's commit, as Chromium delivers it.
-  await replaceSentence(page, async () => {
+  await replaceSentence(page, '我的奶奶昨天给邻居们烤了新鲜的面包。', async () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Input.imeSetComposition', { text: 'wode', selectionStart: 4, selectionEnd: 4 });
     await cdp.send('Input.insertText', { text: '我的奶奶昨天给邻居们烤了新鲜的面包。' });
