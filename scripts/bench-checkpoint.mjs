@@ -123,10 +123,8 @@ try {
 
   // 64 tokens, then the lab's own model timed on them.
   const ids = Array.from({ length: 64 }, (_, i) => (i * 7919) % config.vocab_size);
-  const set = await page.evaluate((list) => window.headlab.request({ op: 'setTokenIds', ids: list }), ids);
-  if (set.ok === false) throw new Error('setTokenIds: ' + set.error);
+  await page.evaluate((list) => window.headlab.setTokenIds(list), ids);  // throws if refused
   const timed = await page.evaluate(() => window.headlab.benchmarkModel({ reps: 5 }));
-  if (timed.ok === false) throw new Error('benchmarkModel: ' + timed.error);
   result.forward_64_ms = timed.forward.median_ms;
   result.analysis_144_ms = timed.analysis.median_ms;
   result.tokens = timed.tokens;

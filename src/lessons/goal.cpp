@@ -137,7 +137,11 @@ void collect_numbers(const Goal& g, const GoalView& v, std::vector<GoalNumber>& 
   }
   if (!numeric(g.kind)) return;
   GoalNumber number{&g, g.head, leaf_value(g, v, g.head)};
-  if (per_head(g.kind) && g.head < 0 && layer_ok(g, v)) {
+  if (g.on_selected) {
+    // A guess: only the selected head's number, never the head that would meet the goal.
+    const bool named = v.selected_layer == g.layer && (g.head < 0 || g.head == v.selected_head);
+    number = {&g, named ? v.selected_head : -1, named ? leaf_value(g, v, v.selected_head) : NAN};
+  } else if (per_head(g.kind) && g.head < 0 && layer_ok(g, v)) {
     // The head closest to the range: the one the learner is most likely working on.
     for (int h = 0; h < v.model.layers[g.layer].head_count(); ++h) {
       const double value = leaf_value(g, v, h);

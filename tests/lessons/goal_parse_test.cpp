@@ -2,6 +2,7 @@
 // JSON path, and what a goal reads (matrix, row, bounds) is what its file says.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -162,6 +163,24 @@ TEST_F(GoalReading, ASelectedLabelGoalReadsOnlyTheSelectedHead) {
   EXPECT_FALSE(goal_met(any_head, v)) << "a head of another layer is selected";
   v.selected_layer = -1;
   EXPECT_FALSE(goal_met(any_head, v)) << "nothing is selected";
+}
+
+// The panel's number for a guess is the selected head's, never the head that would meet it.
+TEST_F(GoalReading, AGuessShowsOnlyTheSelectedHeadsNumber) {
+  ASSERT_GE(state.input.tokens.size(), 2u);
+  const Goal goal = parsed({{"kind", "attention"}, {"layer", 0}, {"head", -1}, {"from", 1}, {"to", 0}, {"min", 0.99}, {"selected", true}});
+  GoalView v = view();
+  v.selected_layer = 0;
+  v.selected_head = 1;
+  std::vector<GoalNumber> numbers = goal_numbers(goal, v);
+  ASSERT_EQ(numbers.size(), 1u);
+  EXPECT_EQ(numbers[0].head, 1);
+  EXPECT_FLOAT_EQ(numbers[0].value, state.trace.layers[0].heads[1].attention(1, 0));
+  v.selected_layer = 1;
+  numbers = goal_numbers(goal, v);
+  ASSERT_EQ(numbers.size(), 1u);
+  EXPECT_EQ(numbers[0].head, -1);
+  EXPECT_TRUE(std::isnan(numbers[0].value));
 }
 
 TEST_F(GoalReading, AWeightGoalReadsItsOwnMatrix) {
