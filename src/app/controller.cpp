@@ -97,6 +97,8 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
   } else {
     recompute(state_, resources_);
   }
+  // A selection recomputes nothing, but a lesson goal on the selected head (a guess) reads it.
+  if (std::holds_alternative<SelectHead>(action) && !layers_lag(state_)) update_goal(state_, resources_);
   return result;
 }
 

@@ -72,3 +72,25 @@ test('the real-text model reads typed Chinese and a sentence written twice: no u
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('lesson 21: the labels stay hidden until a real click makes the right guess', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  await page.evaluate(() => window.headlab.request({ op: 'startLesson', lesson: 20, step: 0 }));
+  await frames(page, 3);
+  let s = await state(page);
+  assert.equal(s.tokenizer, 'text', 'the step opens the real-text model');
+  // What a screen reader reads as the selected head's label (the canvas draws the same caption).
+  const heading = async () => { await frames(page, 2); return page.locator('section[aria-labelledby="a11y-head-title"] p').first().textContent(); };
+  assert.equal(await heading(), '?', 'the selected head\'s label is hidden before the guess');
+  await click(page, 'overview/head/0/0');  // a wrong guess: still hidden, the goal open
+  s = await state(page);
+  assert.equal(s.lesson.goal_met, false);
+  assert.equal(await heading(), '?');
+  await click(page, 'overview/head/0/2');  // the previous-token head
+  s = await state(page);
+  assert.equal(s.lesson.goal_met, true, 'the right guess meets the goal');
+  assert.match(await heading(), /previous token/, 'and the labels show');
+  await screenshot(page, 'lesson-21-guessed');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
