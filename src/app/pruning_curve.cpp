@@ -6,6 +6,7 @@
 
 #include "app/held_out_labels.h"
 #include "engine/forward.h"
+#include "engine/next_token.h"
 #include "engine/training/evaluation.h"
 
 namespace headlab::app {
@@ -22,6 +23,8 @@ class Measurer {
       // The Training tab's held-out sentences: the curve's first point is the loss it shows.
       measure_ = PruningMeasure::held_out_loss;
       held_out_ = training::held_out_sentences(grammar, kHeldOutSeed, kHeldOutCount, model.special_tokens);
+    } else if (has_predictions(model) && !is_checkpoint_model(model) && readable_ids(state.input.tokens)) {
+      measure_ = PruningMeasure::text_loss;
     } else {
       forward(model, state.input.X, trace_);
       reference_ = trace_.layers.back().output;
@@ -30,14 +33,33 @@ class Measurer {
 
   PruningMeasure measure() const { return measure_; }
 
+  // Every token has the vocabulary's id, and there is a next token to predict.
+  static bool readable_ids(const Tokens& tokens) {
+    if (tokens.size() < 2) return false;
+    for (const Token& t : tokens)
+      if (t.id < 0) return false;
+    return true;
+  }
+
   float operator()(const Model& model) {
     if (measure_ == PruningMeasure::held_out_loss) return held_out_model_loss(model, resources_.grammar, held_out_);
     forward(model, state_.input.X, trace_);
+    if (measure_ == PruningMeasure::text_loss) return text_loss(model);
     const double norm = reference_.norm();
     return norm > 0.0 ? static_cast<float>((trace_.layers.back().output - reference_).norm() / norm) : 0.0f;
   }
 
  private:
+  // The mean next-token loss, in nats, over the text's predictions (the trace's model: `model`).
+  float text_loss(const Model& model) const {
+    const Matrix logits = next_token_logits(model, trace_);
+    const Tokens& tokens = state_.input.tokens;
+    double sum = 0.0;
+    for (Eigen::Index r = 0; r + 1 < logits.rows(); ++r)
+      sum += row_log_sum_exp(logits, r) - logits(r, tokens[static_cast<std::size_t>(r) + 1].id);
+    return static_cast<float>(sum / static_cast<double>(logits.rows() - 1));
+  }
+
   const AppState& state_;
   const Resources& resources_;
   PruningMeasure measure_ = PruningMeasure::output_change;
@@ -60,7 +82,12 @@ std::vector<float> curve_along(const Model& model, const std::vector<std::pair<i
 }  // namespace
 
 const char* pruning_measure_name(PruningMeasure measure) {
-  return measure == PruningMeasure::held_out_loss ? "held-out loss" : "output change";
+  switch (measure) {
+    case PruningMeasure::held_out_loss: return "held-out loss";
+    case PruningMeasure::text_loss: return "text loss";
+    case PruningMeasure::output_change: break;
+  }
+  return "output change";
 }
 
 PruningCurve pruning_curve(const AppState& state, const Resources& resources, int random_orders) {
@@ -69,7 +96,7 @@ PruningCurve pruning_curve(const AppState& state, const Resources& resources, in
   Measurer measure(state, resources);
   curve.measure = measure.measure();
   // Least important first over the whole model; ties keep layer-major order. A trained model's
-  // heads are ranked by the held-out loss with that head alone pruned (Michel et al.'s ablation,
+  // heads are ranked by its loss (held-out or on the text) with that head alone pruned (Michel et al.'s ablation,
   // sec. 3, on the measure the curve plots); the lab's importance is the change of the head's own
   // layer output on one sentence, which ranks the heads of different layers poorly against each
   // other (on the shipped model it prunes a head costing 0.45 third).
@@ -79,7 +106,7 @@ PruningCurve pruning_curve(const AppState& state, const Resources& resources, in
     for (int h = 0; h < model.layers[l].head_count(); ++h) {
       if (model.layers[l].heads[h].pruned) continue;
       float importance = state.analysis.layers[l].heads[h].importance;
-      if (curve.measure == PruningMeasure::held_out_loss) {
+      if (curve.measure != PruningMeasure::output_change) {
         ablated.layers[l].heads[h].pruned = true;
         importance = measure(ablated);
         ablated.layers[l].heads[h].pruned = false;

@@ -18,7 +18,11 @@
 
 namespace headlab::app {
 
-enum class PruningMeasure { held_out_loss, output_change };
+// held_out_loss: a model trained on the grammar, on the Training tab's held-out sentences;
+// text_loss: a model with predictions (the real-text model), its next-token loss on the learner's
+// own text; output_change: any other model (and checkpoints, where 144 ablations with a 50,257-way
+// unembedding each would take minutes).
+enum class PruningMeasure { held_out_loss, text_loss, output_change };
 
 struct PruningCurve {
   PruningMeasure measure = PruningMeasure::output_change;

@@ -25,7 +25,12 @@ constexpr ImU32 kRangeColour = IM_COL32(230, 159, 0, 110);
 constexpr std::uint64_t kApplyMergeKey = 0x9E0C'0001'0000'0000ull;
 
 const char* measure_text(app::PruningMeasure measure, const Words& words) {
-  return words(measure == app::PruningMeasure::held_out_loss ? "pruning_measure_loss" : "pruning_measure_change");
+  switch (measure) {
+    case app::PruningMeasure::held_out_loss: return words("pruning_measure_loss");
+    case app::PruningMeasure::text_loss: return words("pruning_measure_text_loss");
+    case app::PruningMeasure::output_change: break;
+  }
+  return words("pruning_measure_change");
 }
 
 }  // namespace

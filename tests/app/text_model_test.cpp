@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/controller.h"
+#include "app/pruning_curve.h"
 #include "app/saved_state.h"
 #include "test_resources.h"
 
@@ -39,7 +40,7 @@ TEST_F(TextModel, ReadsItsSubwordVocabularyAndUndoes) {
 }
 
 TEST_F(TextModel, AnyTextBecomesTokensOfItsVocabulary) {
-  for (const std::string text : {std::string(kSentence), std::string("我的奶奶昨天给邻居们烤了新鲜的面包。"),
+  for (const std::string& text : {std::string(kSentence), std::string("我的奶奶昨天给邻居们烤了新鲜的面包。"),
                                  std::string("Ünïcödé 😀 tabs\tand  spaces")}) {
     ASSERT_TRUE(controller.apply(SetText{text}).ok()) << text;
     controller.catch_up_all();
@@ -68,6 +69,23 @@ TEST_F(TextModel, ChineseTextGetsHeadsThatAreNotAllBroad) {
       broad += head.label.role == analysis::Role::broad;
     }
   EXPECT_LT(broad, heads);
+}
+
+// Pruning is measured by the model's own next-token loss on the learner's text; on a sentence
+// written twice the induction head is what the second copy's predictions need.
+TEST_F(TextModel, PruningIsMeasuredByTheLossOnTheTextAndTheInductionHeadMattersOnARepeat) {
+  ASSERT_TRUE(controller.apply(SetText{std::string(kSentence) + " " + kSentence}).ok());
+  controller.catch_up_all();
+  const PruningCurve curve = pruning_curve(state, test_resources(), 0);
+  EXPECT_EQ(curve.measure, PruningMeasure::text_loss);
+  ASSERT_EQ(curve.importance.size(), 9u);
+  EXPECT_GT(curve.importance[0], 0.0f);
+  EXPECT_LT(curve.importance[0], 4.0f) << "the repeat is predictable";
+  ASSERT_FALSE(curve.importance_order.empty());
+  EXPECT_EQ(curve.importance_order.back(), std::make_pair(1, 1)) << "the induction head matters most";
+  ASSERT_TRUE(controller.apply(SetPruned{1, 1, true}).ok());
+  controller.catch_up_all();
+  EXPECT_GT(pruning_curve(state, test_resources(), 0).importance[0], curve.importance[0] + 0.5f);
 }
 
 TEST_F(TextModel, IsNotSavedInTheBrowserAndSaysWhy) {
