@@ -55,7 +55,7 @@
     autosave_too_large: { en: 'This model is too large to autosave in the browser, so autosave is paused until it is smaller. Export the model to keep it.',
                           zh: '这个模型太大，无法自动保存；在它变小之前，自动保存暂停。请导出模型文件来保留它。' },
     autosave_subword: { en: 'The real-text model is not autosaved or put in links: its 6,144-token vocabulary is too large for browser storage. Choose it again under Model settings; your last autosave, from before it, stays.',
-                        zh: '真实文本模型不会自动保存，也不能放进分享链接：它 6,144 个词元的词表对浏览器存储来说太大。需要时在“模型设置”里再选一次；之前最后一次自动保存的内容仍然保留。' },
+                        zh: '真实文本模型不会自动保存，也不能放进分享链接：它 6,144 个词元的词表对浏览器的存档空间来说太大。需要时在“模型设置”里再选一次；之前最后一次自动保存的内容仍然保留。' },
     autosave_back: { en: 'Autosave is on again.', zh: '自动保存已恢复。' },
     link_opened: { en: 'Opened the shared lab.', zh: '已打开分享的实验台。' },
     link_opened_undo: { en: 'Opened the shared lab. Undo (Ctrl+Z) goes back to your own work.',
