@@ -145,8 +145,13 @@ void head_card(PanelContext& context, int l, int h, float width) {
   if (ImGui::CollapsingHeader(header)) {
     if (!selected) context.actions.emit(app::SelectHead{l, h});
     // A lesson step that asks for a guess hides what would give it away until it is made.
-    if (state.progress.labels_hidden) ImGui::TextDisabled("%s", words("labels_hidden_note"));
-    else label_details(context, a, l, h, width);
+    if (state.progress.labels_hidden) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", words("labels_hidden_note"));
+      ImGui::PopTextWrapPos();
+    } else {
+      label_details(context, a, l, h, width);
+    }
     ImGui::TextDisabled(words("labels_importance"), a.importance);
     bool p = pruned;
     if (ImGui::Checkbox(with_id(words("labels_pruned"), "pruned").c_str(), &p))
