@@ -8,7 +8,6 @@
 // own site only when a checkpoint is opened, not with the first frame.
 'use strict';
 (function () {
-  const CHUNK_BYTES = 8 << 20;
   const pageText = (key, values) => window.headlabPageText.text(key, values);
   let cancelled = false;
   let busy = false;
@@ -137,6 +136,38 @@
   }
 
   // Opens `files` (a FileList or array): one *.safetensors, optionally one *.json (config.json).
+  // The first `end` bytes of `file`, a piece at a time: next() resolves to a Uint8Array, or null at
+  // the end. Read by web/checkpoint-reader.js, or on this thread where a worker cannot start.
+  function pieces(file, end) {
+    let worker = null;
+    try { worker = new Worker('checkpoint-reader.js'); } catch (e) { worker = null; }
+    if (!worker) {
+      const reader = file.slice(0, end).stream().getReader();
+      return {
+        next: async () => { const { done, value } = await reader.read(); return done ? null : value; },
+        fed: () => {},
+        close: () => { reader.cancel().catch(() => {}); },
+      };
+    }
+    const arrived = [];
+    let waiting = null;
+    const deliver = (message) => {
+      if (waiting) { const resolve = waiting; waiting = null; resolve(message); } else arrived.push(message);
+    };
+    worker.onmessage = (event) => deliver(event.data);
+    worker.onerror = (event) => { event.preventDefault(); deliver({ error: event.message || 'the file could not be read' }); };
+    worker.postMessage({ file, end });
+    return {
+      next: async () => {
+        const message = arrived.length ? arrived.shift() : await new Promise((resolve) => { waiting = resolve; });
+        if (message.error) throw new Error(message.error);
+        return message.done ? null : new Uint8Array(message.piece.buffer, message.piece.byteOffset, message.piece.byteLength);
+      },
+      fed: (bytes) => worker.postMessage({ fed: bytes }),
+      close: () => worker.terminate(),
+    };
+  }
+
   // options.headCount stands in for config.json; without either the page asks. Resolves to
   // {ok: true} or {ok: false, error}; the lab says the same in a notice.
   async function open(files, options = {}) {
@@ -157,20 +188,35 @@
       const plan = request('checkpointBegin', { size: weights.size, header, config: configText, headCount, name: weights.name });
       const tokenizer = loadGpt2Tokenizer();
       showProgress(weights.name, 0, plan.needed);
-      buffer = Module._malloc(CHUNK_BYTES) >>> 0;
-      if (!buffer) throw new Error('out of memory');
-      for (let offset = 0; offset < plan.needed; offset += CHUNK_BYTES) {
-        if (cancelled) {
-          request('checkpointCancel');
-          closePanel();
-          return { ok: false, error: 'cancelled' };
+      // The file arrives in pieces (a megabyte or two) that a worker keeps reading while the module
+      // decodes the last one; each piece goes through one reused heap buffer.
+      const source = pieces(weights, plan.needed);
+      let capacity = 0;
+      let fed = 0;
+      try {
+        for (;;) {
+          if (cancelled) {
+            request('checkpointCancel');
+            closePanel();
+            return { ok: false, error: 'cancelled' };
+          }
+          const value = await source.next();
+          if (!value) break;  // a file shorter than it said ends here: finish names what is missing
+          if (value.length > capacity) {
+            if (buffer) Module._free(buffer);
+            capacity = Math.max(value.length, 1 << 20);
+            buffer = Module._malloc(capacity) >>> 0;
+            if (!buffer) throw new Error('out of memory');
+          }
+          Module.HEAPU8.set(value, buffer);  // HEAPU8 is read again each time: the heap may have grown
+          source.fed(value.length);
+          const reply = JSON.parse(Module.UTF8ToString(Module._headlab_checkpoint_feed(buffer, value.length) >>> 0));
+          if (!reply.ok) throw new Error(reply.error);
+          fed += value.length;
+          showProgress(weights.name, fed, plan.needed);
         }
-        const chunk = new Uint8Array(await weights.slice(offset, Math.min(plan.needed, offset + CHUNK_BYTES)).arrayBuffer());
-        Module.HEAPU8.set(chunk, buffer);  // HEAPU8 is read again each time: the heap may have grown
-        const reply = JSON.parse(Module.UTF8ToString(Module._headlab_checkpoint_feed(buffer, chunk.length) >>> 0));
-        if (!reply.ok) throw new Error(reply.error);
-        showProgress(weights.name, offset + chunk.length, plan.needed);
-        if (chunk.length === 0) break;  // the file is shorter than it said: finish names what is missing
+      } finally {
+        source.close();
       }
       await tokenizer;
       if (cancelled) {

@@ -18,7 +18,7 @@ const CACHE = CACHE_PREFIX + 'v1';
 const SHELL = [
   './', 'index.html', 'style.css', 'favicon.svg',
   'module-download.js', 'page-text.js', 'crash.js', 'headlab-api.js', 'exports.js', 'text-input.js', 'fonts.js', 'accessible-view.js',
-  'persistence.js', 'checkpoint.js', 'loader.js', 'late-assets.js', 'training-worker-link.js', 'headlab.js', 'headlab.wasm',
+  'persistence.js', 'checkpoint.js', 'checkpoint-reader.js', 'loader.js', 'late-assets.js', 'training-worker-link.js', 'headlab.js', 'headlab.wasm',
   'models/trained.json', 'models/text.safetensors', 'tokenizers/text.json', 'fonts/cjk.ttf', 'fonts/cjk-chars.txt', 'training-worker.js', 'headlab_trainer.js', 'headlab_trainer.wasm',
 ];
 

@@ -130,6 +130,8 @@ bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool
   return true;
 }
 
+}  // namespace
+
 void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matrix& out) {
   hidden.noalias() = in * ffn.W_1;
   hidden.rowwise() += ffn.b_1;
@@ -138,8 +140,6 @@ void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matr
   out.noalias() = hidden * ffn.W_2;
   out.rowwise() += ffn.b_2;
 }
-
-}  // namespace
 
 void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out) {
   project(X, head.W_Q, head.b_Q, out.Q);

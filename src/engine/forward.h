@@ -66,6 +66,10 @@ void forward(const Model& model, const Matrix& X, Trace& trace);
 // edited at once and leaves the rest for later frames.
 void forward_layers(const Model& model, const Matrix& X, Trace& trace, std::size_t layer_count);
 
+// The feed-forward sub-layer: act(in W_1 + b_1) W_2 + b_2, with the layer's activation. `hidden`
+// is (n, d_ff) scratch; `out` may be `in`.
+void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matrix& out);
+
 // LayerNorm of each row: (x - mean) / sqrt(var + 1e-5) * gamma + beta.
 void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out);
 

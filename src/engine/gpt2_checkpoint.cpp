@@ -175,71 +175,90 @@ Gpt2CheckpointReader::Gpt2CheckpointReader(SafetensorsIndex index, const Gpt2Con
     wanted_.push_back(prefix_ + e.name);
     bytes_needed_ = std::max(bytes_needed_, index_.find(prefix_ + e.name)->end);
   }
-  stream_ = std::make_unique<TensorStream>(index_, wanted_, [this](const TensorEntry& entry, std::vector<float>&& values) {
-    place(entry, std::move(values));
-  });
+  stream_ = std::make_unique<TensorStream>(
+      index_, wanted_, [this](const TensorEntry& entry) { return target(entry); },
+      [this](const TensorEntry& entry) { split_heads(entry); });
 }
 
 void Gpt2CheckpointReader::feed(const std::uint8_t* bytes, std::size_t size) { stream_->feed(bytes, size); }
 
 namespace {
 
-// A row-major (rows, cols) block of `values` (whose rows are `stride` wide) starting at column `first`.
-Matrix columns(const std::vector<float>& values, Eigen::Index rows, Eigen::Index stride, Eigen::Index first, Eigen::Index cols) {
-  Matrix out(rows, cols);
-  for (Eigen::Index r = 0; r < rows; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c) out(r, c) = values[static_cast<std::size_t>(r * stride + first + c)];
-  return out;
+// The tensor's name without the prefix, split into its layer (-1 for wte, wpe, ln_f) and the rest.
+struct TensorSlot {
+  int layer = -1;
+  std::string rest;
+};
+
+TensorSlot slot_of(const std::string& name) {
+  if (name.rfind("h.", 0) != 0) return {-1, name};
+  const std::size_t dot = name.find('.', 2);
+  return {std::stoi(name.substr(2, dot - 2)), name.substr(dot + 1)};
 }
 
-RowVector row(const std::vector<float>& values, Eigen::Index first, Eigen::Index size) {
-  RowVector out(size);
-  for (Eigen::Index c = 0; c < size; ++c) out(c) = values[static_cast<std::size_t>(first + c)];
-  return out;
+// Sizes `m` without clearing it (every element is about to be decoded) and hands out its memory.
+template <typename Dense>
+float* sized(Dense& m, Eigen::Index rows, Eigen::Index cols) {
+  m.resize(rows, cols);
+  return m.data();
 }
 
-Matrix whole(const std::vector<float>& values, Eigen::Index rows, Eigen::Index cols) { return columns(values, rows, cols, 0, cols); }
+// Columns [first, first + cols) of a row-major (rows, stride) block.
+Matrix columns(const float* values, Eigen::Index rows, Eigen::Index stride, Eigen::Index first, Eigen::Index cols) {
+  return Eigen::Map<const Matrix, 0, Eigen::OuterStride<>>(values + first, rows, cols, Eigen::OuterStride<>(stride));
+}
 
 }  // namespace
 
-void Gpt2CheckpointReader::place(const TensorEntry& entry, std::vector<float>&& values) {
-  const std::string name = entry.name.substr(prefix_.size());
+float* Gpt2CheckpointReader::target(const TensorEntry& entry) {
+  const TensorSlot slot = slot_of(entry.name.substr(prefix_.size()));
   const Eigen::Index d = config_.d_model;
-  if (name == "wte.weight") model_.token_embedding = whole(values, config_.vocab_size, d);
-  else if (name == "wpe.weight") model_.positional_table = whole(values, config_.position_count, d);
-  else if (name == "ln_f.weight") model_.final_gamma = row(values, 0, d);
-  else if (name == "ln_f.bias") model_.final_beta = row(values, 0, d);
-  if (name.rfind("h.", 0) != 0) return;
-  const std::size_t dot = name.find('.', 2);
-  const int l = std::stoi(name.substr(2, dot - 2));
-  const std::string rest = name.substr(dot + 1);
-  Layer& layer = model_.layers[static_cast<std::size_t>(l)];
-  const Eigen::Index d_head = layer.d_k;
-  const Eigen::Index d_ff = entry.shape.size() == 2 ? entry.shape[1] : static_cast<Eigen::Index>(values.size());
-  if (rest == "ln_1.weight") layer.ln_gamma = row(values, 0, d);
-  else if (rest == "ln_1.bias") layer.ln_beta = row(values, 0, d);
-  else if (rest == "ln_2.weight") layer.ln2_gamma = row(values, 0, d);
-  else if (rest == "ln_2.bias") layer.ln2_beta = row(values, 0, d);
-  else if (rest == "attn.c_attn.weight") {
-    for (int h = 0; h < layer.head_count(); ++h) {
-      HeadWeights& head = layer.heads[static_cast<std::size_t>(h)];
-      head.W_Q = columns(values, d, 3 * d, h * d_head, d_head);
-      head.W_K = columns(values, d, 3 * d, d + h * d_head, d_head);
-      head.W_V = columns(values, d, 3 * d, 2 * d + h * d_head, d_head);
+  const std::string& rest = slot.rest;
+  if (slot.layer < 0) {
+    if (rest == "wte.weight") return sized(model_.token_embedding, config_.vocab_size, d);
+    if (rest == "wpe.weight") return sized(model_.positional_table, config_.position_count, d);
+    if (rest == "ln_f.weight") return sized(model_.final_gamma, 1, d);
+    return sized(model_.final_beta, 1, d);  // ln_f.bias: the only other tensor outside the layers
+  }
+  Layer& layer = model_.layers[static_cast<std::size_t>(slot.layer)];
+  // open() checked every shape: c_fc is (d, d_ff), c_proj (d_ff, d).
+  const Eigen::Index d_ff = entry.shape.size() == 2 ? entry.shape[rest == "mlp.c_fc.weight" ? 1 : 0] : entry.shape[0];
+  if (rest == "ln_1.weight") return sized(layer.ln_gamma, 1, d);
+  if (rest == "ln_1.bias") return sized(layer.ln_beta, 1, d);
+  if (rest == "ln_2.weight") return sized(layer.ln2_gamma, 1, d);
+  if (rest == "ln_2.bias") return sized(layer.ln2_beta, 1, d);
+  if (rest == "attn.c_proj.weight") return sized(layer.W_O, d, d);
+  if (rest == "attn.c_proj.bias") return sized(layer.b_O, 1, d);
+  if (rest == "mlp.c_fc.weight") return sized(layer.ffn.W_1, d, d_ff);
+  if (rest == "mlp.c_fc.bias") return sized(layer.ffn.b_1, 1, d_ff);
+  if (rest == "mlp.c_proj.weight") return sized(layer.ffn.W_2, d_ff, d);
+  if (rest == "mlp.c_proj.bias") return sized(layer.ffn.b_2, 1, d);
+  scratch_.resize(static_cast<std::size_t>(entry.element_count()));  // attn.c_attn.weight or .bias
+  return scratch_.data();
+}
+
+void Gpt2CheckpointReader::split_heads(const TensorEntry& entry) {
+  const TensorSlot slot = slot_of(entry.name.substr(prefix_.size()));
+  if (slot.rest != "attn.c_attn.weight" && slot.rest != "attn.c_attn.bias") return;
+  Layer& layer = model_.layers[static_cast<std::size_t>(slot.layer)];
+  const Eigen::Index d = config_.d_model, d_head = layer.d_k;
+  const bool weight = slot.rest == "attn.c_attn.weight";
+  const Eigen::Index rows = weight ? d : 1;
+  for (int h = 0; h < layer.head_count(); ++h) {
+    HeadWeights& head = layer.heads[static_cast<std::size_t>(h)];
+    Matrix q = columns(scratch_.data(), rows, 3 * d, h * d_head, d_head);
+    Matrix k = columns(scratch_.data(), rows, 3 * d, d + h * d_head, d_head);
+    Matrix v = columns(scratch_.data(), rows, 3 * d, 2 * d + h * d_head, d_head);
+    if (weight) {
+      head.W_Q = std::move(q);
+      head.W_K = std::move(k);
+      head.W_V = std::move(v);
+    } else {
+      head.b_Q = q;
+      head.b_K = k;
+      head.b_V = v;
     }
-  } else if (rest == "attn.c_attn.bias") {
-    for (int h = 0; h < layer.head_count(); ++h) {
-      HeadWeights& head = layer.heads[static_cast<std::size_t>(h)];
-      head.b_Q = row(values, h * d_head, d_head);
-      head.b_K = row(values, d + h * d_head, d_head);
-      head.b_V = row(values, 2 * d + h * d_head, d_head);
-    }
-  } else if (rest == "attn.c_proj.weight") layer.W_O = whole(values, d, d);
-  else if (rest == "attn.c_proj.bias") layer.b_O = row(values, 0, d);
-  else if (rest == "mlp.c_fc.weight") layer.ffn.W_1 = whole(values, d, d_ff);
-  else if (rest == "mlp.c_fc.bias") layer.ffn.b_1 = row(values, 0, static_cast<Eigen::Index>(values.size()));
-  else if (rest == "mlp.c_proj.weight") layer.ffn.W_2 = whole(values, entry.shape[0], d);
-  else if (rest == "mlp.c_proj.bias") layer.ffn.b_2 = row(values, 0, d);
+  }
 }
 
 Result<Model> Gpt2CheckpointReader::finish() {
@@ -250,6 +269,7 @@ Result<Model> Gpt2CheckpointReader::finish() {
                                       std::to_string(bytes_fed()) + " of " + std::to_string(bytes_needed_) + " bytes)");
     return Result<Model>::failure("the checkpoint is incomplete");
   }
+  scratch_ = {};
   return std::move(model_);
 }
 

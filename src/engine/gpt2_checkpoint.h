@@ -36,8 +36,8 @@ Result<Gpt2Config> read_gpt2_config(std::string_view config_json);
 // Without config.json: the shapes give everything but the head count, which the learner gives.
 Result<Gpt2Config> gpt2_config_from_tensors(const SafetensorsIndex& index, int head_count);
 
-// Reads a checkpoint whose bytes arrive in order, in pieces of any size, decoding each tensor into
-// the model as it completes; at most one tensor is held twice at a time.
+// Reads a checkpoint whose bytes arrive in order, in pieces of any size, decoding each tensor
+// straight into the model's matrices (only c_attn, split into heads, passes through a buffer).
 class Gpt2CheckpointReader {
  public:
   // Checks that `index` holds every tensor `config` needs, with the right shapes and a type HeadLab
@@ -58,7 +58,10 @@ class Gpt2CheckpointReader {
 
  private:
   Gpt2CheckpointReader(SafetensorsIndex index, const Gpt2Config& config, std::string prefix);
-  void place(const TensorEntry& entry, std::vector<float>&& values);
+  // Where a tensor decodes to: the model's own matrix, or scratch_ for c_attn, which is split
+  // into heads once complete (split_heads).
+  float* target(const TensorEntry& entry);
+  void split_heads(const TensorEntry& entry);
 
   SafetensorsIndex index_;
   Gpt2Config config_;
@@ -66,6 +69,7 @@ class Gpt2CheckpointReader {
   std::vector<std::string> wanted_;  // the tensors read, with the prefix
   Model model_;
   std::unique_ptr<TensorStream> stream_;
+  std::vector<float> scratch_;  // one c_attn weight or bias while it arrives
   std::uint64_t bytes_needed_ = 0;
 };
 

@@ -75,6 +75,13 @@ std::uint16_t float_to_half(float value) {
   return static_cast<std::uint16_t>(sign | (rounded >> 13));
 }
 
+bool host_is_little_endian() {
+  const std::uint32_t one = 1;
+  std::uint8_t first = 0;
+  std::memcpy(&first, &one, 1);
+  return first == 1;
+}
+
 float bits_to_float(std::uint32_t bits) {
   float out;
   std::memcpy(&out, &bits, sizeof out);
@@ -191,6 +198,11 @@ int tensor_element_bytes(TensorType type) {
 void decode_tensor(TensorType type, const std::uint8_t* bytes, std::size_t count, float* out) {
   switch (type) {
     case TensorType::f32:
+      // On a little-endian machine (WebAssembly is one) the bytes are the floats already.
+      if (host_is_little_endian()) {
+        std::memcpy(out, bytes, count * sizeof(float));
+        break;
+      }
       for (std::size_t i = 0; i < count; ++i, bytes += 4)
         out[i] = bits_to_float(std::uint32_t{bytes[0]} | std::uint32_t{bytes[1]} << 8 | std::uint32_t{bytes[2]} << 16 |
                                std::uint32_t{bytes[3]} << 24);
@@ -256,16 +268,17 @@ std::vector<std::uint8_t> write_safetensors(const std::vector<TensorToWrite>& te
   return out;
 }
 
-TensorStream::TensorStream(const SafetensorsIndex& index, const std::vector<std::string>& wanted, Done on_tensor)
-    : on_tensor_(std::move(on_tensor)) {
+TensorStream::TensorStream(const SafetensorsIndex& index, const std::vector<std::string>& wanted, Target target, Done on_tensor)
+    : target_(std::move(target)), on_tensor_(std::move(on_tensor)) {
   for (const TensorEntry& t : index.tensors)
     if (tensor_element_bytes(t.type) > 0 && std::find(wanted.begin(), wanted.end(), t.name) != wanted.end())
-      pending_.push_back({&t, {}});
+      pending_.push_back({&t});
   // A tensor of no elements is complete before anything arrives.
   for (Pending& p : pending_)
     if (p.entry->element_count() == 0) {
       ++completed_;
-      on_tensor_(*p.entry, {});
+      p.values = target_(*p.entry);
+      on_tensor_(*p.entry);
     }
 }
 
@@ -288,7 +301,7 @@ void TensorStream::feed(const std::uint8_t* bytes, std::size_t size) {
 void TensorStream::feed_tensor(Pending& p, const std::uint8_t* bytes, std::uint64_t from, std::uint64_t to) {
   const TensorEntry& t = *p.entry;
   const std::size_t count = static_cast<std::size_t>(t.element_count());
-  if (p.values.size() != count) p.values.resize(count);
+  if (!p.values) p.values = target_(t);
   const int width = tensor_element_bytes(t.type);
   std::size_t size = static_cast<std::size_t>(to - from);
   // Finish an element the last piece split.
@@ -296,18 +309,17 @@ void TensorStream::feed_tensor(Pending& p, const std::uint8_t* bytes, std::uint6
     p.carry[p.carried++] = *bytes++;
     --size;
     if (p.carried == width) {
-      decode_tensor(t.type, p.carry, 1, p.values.data() + p.decoded++);
+      decode_tensor(t.type, p.carry, 1, p.values + p.decoded++);
       p.carried = 0;
     }
   }
   const std::size_t whole = size / width;
-  decode_tensor(t.type, bytes, whole, p.values.data() + p.decoded);
+  decode_tensor(t.type, bytes, whole, p.values + p.decoded);
   p.decoded += whole;
   for (std::size_t k = whole * width; k < size && p.carried < 4; ++k) p.carry[p.carried++] = bytes[k];
   if (p.decoded == count && to == t.end) {
     ++completed_;
-    on_tensor_(t, std::move(p.values));
-    p.values = {};
+    on_tensor_(t);
   }
 }
 

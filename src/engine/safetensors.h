@@ -67,12 +67,17 @@ std::vector<std::uint8_t> write_safetensors(const std::vector<TensorToWrite>& te
                                             const std::vector<std::pair<std::string, std::string>>& metadata);
 
 // Feeds a file's bytes, in order and in pieces of any size, into float tensors. Each wanted tensor
-// is decoded as its bytes arrive; `on_tensor` hears of each one once it is complete.
+// is decoded as its bytes arrive straight into memory its caller gives (the model's own matrix,
+// say), so a 500 MB checkpoint is written once and never held twice.
 class TensorStream {
  public:
-  using Done = std::function<void(const TensorEntry& entry, std::vector<float>&& values)>;
+  // Where a tensor's element_count() floats go; asked once, when its first byte arrives (or at
+  // once for a tensor of no elements). The memory stays the caller's.
+  using Target = std::function<float*(const TensorEntry& entry)>;
+  // The tensor's floats are all at its target.
+  using Done = std::function<void(const TensorEntry& entry)>;
   // `wanted` names tensors of `index` (decodable types; the caller checked them).
-  TensorStream(const SafetensorsIndex& index, const std::vector<std::string>& wanted, Done on_tensor);
+  TensorStream(const SafetensorsIndex& index, const std::vector<std::string>& wanted, Target target, Done on_tensor);
   // The next `size` bytes of the file (the first call starts at byte 0, header included).
   void feed(const std::uint8_t* bytes, std::size_t size);
   std::uint64_t bytes_fed() const { return fed_; }
@@ -82,7 +87,7 @@ class TensorStream {
  private:
   struct Pending {
     const TensorEntry* entry;
-    std::vector<float> values;
+    float* values = nullptr;     // its target, once asked
     std::uint8_t carry[4] = {};  // bytes of an element split between two pieces
     int carried = 0;
     std::size_t decoded = 0;     // elements written so far
@@ -93,6 +98,7 @@ class TensorStream {
   std::size_t next_ = 0;          // first tensor not yet complete
   std::size_t completed_ = 0;
   std::uint64_t fed_ = 0;
+  Target target_;
   Done on_tensor_;
 };
 

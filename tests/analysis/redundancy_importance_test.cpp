@@ -153,6 +153,25 @@ TEST_F(RedundancyImportanceTest, ImportanceIsTheRelativeChangeWhenMasked) {
   EXPECT_EQ(r.analysis.layers[2].importance_ranking.size(), 3u);
 }
 
+// A GPT-2 block: pre-norm, GELU (tanh) MLP with biases. Ablation must run the layer's own
+// activation, not the toy models' ReLU.
+TEST_F(RedundancyImportanceTest, ImportanceOfAGeluBlockIsTheChangeWhenMasked) {
+  std::mt19937 rng(4);
+  Document doc = text_document(sentence_text("fox"), 4, 3);
+  set_layer_count(doc.model, 2, 4);
+  for (int l = 0; l < 2; ++l) {
+    Layer& layer = doc.model.layers[l];
+    layer.residual = true;
+    layer.norm = Norm::pre;
+    set_ffn(doc.model, l, true);
+    layer.ffn.activation = Activation::gelu_tanh;
+    layer.ffn.b_1 = test_random(1, layer.ffn.W_1.cols(), rng, 0.5f);
+    layer.b_O = test_random(1, 24, rng, 0.2f);
+  }
+  const LabRun r = run(doc);
+  for (int layer = 0; layer < 2; ++layer) expect_importance_matches_ablation(r, layer);
+}
+
 TEST_F(RedundancyImportanceTest, PruneLeastImportantMarksExactlyK) {
   Document doc = text_document(sentence_text("fox"), 6, 4);
   std::mt19937 rng(2);

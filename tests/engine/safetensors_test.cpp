@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -102,9 +103,12 @@ TEST(Safetensors, AStreamSplitsElementsAcrossPieces) {
   std::memcpy(&file[data + 16], b, 6);
   const Result<SafetensorsIndex> index = read_safetensors_index(file.data(), file.size());
   ASSERT_TRUE(index.ok()) << index.error();
+  std::map<std::string, std::vector<float>> targets;
   std::vector<std::pair<std::string, std::vector<float>>> got;
-  TensorStream stream(index.value(), {"a", "b"},
-                      [&](const TensorEntry& t, std::vector<float>&& v) { got.emplace_back(t.name, std::move(v)); });
+  TensorStream stream(
+      index.value(), {"a", "b"},
+      [&](const TensorEntry& t) { return (targets[t.name] = std::vector<float>(t.element_count(), 99.0f)).data(); },
+      [&](const TensorEntry& t) { got.emplace_back(t.name, targets[t.name]); });
   for (std::size_t at = 0; at < file.size(); at += 3) stream.feed(file.data() + at, std::min<std::size_t>(3, file.size() - at));
   ASSERT_TRUE(stream.done());
   ASSERT_EQ(got.size(), 2u);

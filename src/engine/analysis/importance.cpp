@@ -7,6 +7,9 @@
 namespace headlab::analysis {
 namespace {
 
+// About how many rows of stacked ablations go through the layer's FFN at once.
+constexpr Eigen::Index kStackedRows = 192;
+
 // The layer after its attention output: residual, norm and FFN, exactly as forward() does it.
 void finish_layer(const Layer& layer, const Matrix& layer_in, const Matrix& attention_output,
                   ImportanceWorkspace& w) {
@@ -22,12 +25,8 @@ void finish_layer(const Layer& layer, const Matrix& layer_in, const Matrix& atte
   }
   if (layer.norm == Norm::pre) layer_norm(w.hidden, layer.ln2_gamma, layer.ln2_beta, w.ffn_in);
   else w.ffn_in = w.hidden;
-  w.ffn_hidden.noalias() = w.ffn_in * layer.ffn.W_1;
-  w.ffn_hidden.rowwise() += layer.ffn.b_1;
-  w.ffn_hidden = w.ffn_hidden.cwiseMax(0.0f);
-  Matrix& ffn_out = w.ffn_in;  // ffn_in is no longer needed
-  ffn_out.noalias() = w.ffn_hidden * layer.ffn.W_2;
-  ffn_out.rowwise() += layer.ffn.b_2;
+  Matrix& ffn_out = w.ffn_in;  // ffn_in is no longer needed once the hidden layer is computed
+  feed_forward(layer.ffn, w.ffn_in, w.ffn_hidden, ffn_out);
   if (layer.residual) ffn_out += w.hidden;
   if (layer.norm == Norm::post) layer_norm(ffn_out, layer.ln2_gamma, layer.ln2_beta, w.output);
   else w.output = ffn_out;
@@ -56,24 +55,42 @@ void layer_importance(const Model& model, int layer_index, const Trace& trace, I
       }
       w.gram_w_source = layer.W_O;
     }
-  }
-  for (int h = 0; h < heads; ++h) {
-    if (layer.heads[h].pruned) continue;
-    const auto W_O_h = layer.W_O.middleRows(static_cast<Eigen::Index>(h) * layer.d_v, layer.d_v);  // (d_v, d_model)
-    const Matrix& Z = lt.heads[h].Z;                                                                  // (n, d_v)
-    double change = 0.0;
-    if (linear) {
+    for (int h = 0; h < heads; ++h) {
+      if (layer.heads[h].pruned) continue;
       // out - out_without_h = Z_h W_O,h (the residual cancels), and
       // ||Z W||_F^2 = trace((Z^T Z)(W W^T)): two (d_v, d_v) products instead of an (n, d_model) one.
+      const Matrix& Z = lt.heads[h].Z;  // (n, d_v)
       w.gram_z.noalias() = Z.transpose() * Z;
-      change = std::sqrt(std::max(0.0, static_cast<double>(w.gram_z.cwiseProduct(w.gram_w[h]).sum())));
-    } else {
-      w.ablated = lt.attention_output;
-      w.ablated.noalias() -= Z * W_O_h;
-      finish_layer(layer, layer_in, w.ablated, w);
-      change = (lt.output - w.output).norm();
+      const double change = std::sqrt(std::max(0.0, static_cast<double>(w.gram_z.cwiseProduct(w.gram_w[h]).sum())));
+      importance[h] = static_cast<float>(change / out_norm);
     }
-    importance[h] = static_cast<float>(change / out_norm);
+    return;
+  }
+  // Otherwise the rest of the layer runs once per head. The heads go through it stacked, several at
+  // a time: with a short sentence one head's rows are too few for the FFN's products to pay for
+  // packing W_1 and W_2 (GPT-2 small: 144 passes through a 768 x 3072 MLP).
+  const Eigen::Index n = lt.output.rows(), d = lt.output.cols();
+  const int per_group = static_cast<int>(std::clamp<Eigen::Index>(kStackedRows / std::max<Eigen::Index>(n, 1), 1, heads));
+  for (int first = 0; first < heads; first += per_group) {
+    w.group.clear();
+    for (int h = first; h < std::min(heads, first + per_group); ++h)
+      if (!layer.heads[h].pruned) w.group.push_back(h);
+    const Eigen::Index rows = static_cast<Eigen::Index>(w.group.size()) * n;
+    w.layer_in.resize(rows, d);
+    w.ablated.resize(rows, d);
+    for (std::size_t k = 0; k < w.group.size(); ++k) {
+      const int h = w.group[k];
+      const auto W_O_h = layer.W_O.middleRows(static_cast<Eigen::Index>(h) * layer.d_v, layer.d_v);  // (d_v, d_model)
+      auto ablated = w.ablated.middleRows(static_cast<Eigen::Index>(k) * n, n);
+      ablated = lt.attention_output;
+      ablated.noalias() -= lt.heads[h].Z * W_O_h;
+      w.layer_in.middleRows(static_cast<Eigen::Index>(k) * n, n) = layer_in;
+    }
+    finish_layer(layer, w.layer_in, w.ablated, w);
+    for (std::size_t k = 0; k < w.group.size(); ++k) {
+      const double change = (lt.output - w.output.middleRows(static_cast<Eigen::Index>(k) * n, n)).norm();
+      importance[w.group[k]] = static_cast<float>(change / out_norm);
+    }
   }
 }
 

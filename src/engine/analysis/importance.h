@@ -20,11 +20,14 @@ struct ImportanceWorkspace {
   Matrix gram_z;               // (d_v, d_v) Z_h^T Z_h
   std::vector<Matrix> gram_w;  // per head (d_v, d_v) W_O,h W_O,h^T
   Matrix gram_w_source;        // the W_O those were computed from
-  Matrix ablated;     // (n, d_model) attention output without the head
-  Matrix hidden;      // (n, d_model)
-  Matrix ffn_in;      // (n, d_model)
-  Matrix ffn_hidden;  // (n, d_ff)
-  Matrix output;      // (n, d_model)
+  // Several heads' ablations stacked, g of them: (g n, d_model), (g n, d_ff) for the FFN.
+  Matrix layer_in;    // the layer's input once per head
+  Matrix ablated;     // attention output without the head
+  Matrix hidden;
+  Matrix ffn_in;
+  Matrix ffn_hidden;
+  Matrix output;
+  std::vector<int> group;  // the heads stacked
 };
 
 // importance[h] for every head of layer `layer_index` of a model that `trace` was computed with.
