@@ -60,8 +60,8 @@ bool layer_ok(const Goal& g, const GoalView& v) {
 bool per_head(GoalKind kind) { return kind == GoalKind::score || kind == GoalKind::attention; }
 
 bool numeric(GoalKind kind) {
-  return kind != GoalKind::label && kind != GoalKind::probe && kind != GoalKind::training && kind != GoalKind::all &&
-         kind != GoalKind::any && kind != GoalKind::negation;
+  return kind != GoalKind::label && kind != GoalKind::probe && kind != GoalKind::training && kind != GoalKind::checkpoint_head &&
+         kind != GoalKind::all && kind != GoalKind::any && kind != GoalKind::negation;
 }
 
 // The number a numeric goal holds against its range, for head `h` of per-head kinds; NaN when
@@ -180,6 +180,8 @@ bool goal_met(const Goal& g, const GoalView& v) {
       return within(probe.accuracy, g) && probe.selectivity >= g.min_selectivity;
     }
     case GoalKind::training: return v.training && within(training_goal_score(g, *v.training), g);
+    case GoalKind::checkpoint_head:
+      return is_checkpoint_model(v.model) && layer_ok(g, v) && v.selected_layer == g.layer && v.selected_head == g.head;
     default:
       if (per_head(g.kind)) return layer_ok(g, v) && some_head(g, v, [&](int h) { return within(leaf_value(g, v, h), g); });
       return within(leaf_value(g, v, g.head), g);

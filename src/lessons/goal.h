@@ -25,6 +25,10 @@
 //       (a model trained on the grammar, on the 60 held-out sentences the Training tab samples:
 //        its masked-word loss, or a layer's mean attention distance or row entropy (attention_spread.h);
 //        never met for other models)
+//   {"kind": "checkpoint_head", "layer": 4, "head": 11}
+//       (a GPT-2 checkpoint the learner opened is in the lab and they selected that head: the
+//        lesson names a head the literature found and asks them to check its label; never met
+//        on HeadLab's own models, and the lesson panel then says how to open one)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer"; a pruned goal with layer -1 counts every layer. Tokens are named by text (first match) or by index.
 // A kind takes only the fields shown for it ("min_score" is "min" for label and score goals); a
@@ -51,7 +55,7 @@
 namespace headlab::lessons {
 
 enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, training, held_out,
-                      all, any, negation };
+                      checkpoint_head, all, any, negation };
 
 // The closed vocabularies of goal fields, each with one name table (the names lesson files use).
 enum class GoalMatrix { W_Q, W_K, W_V, W_O };

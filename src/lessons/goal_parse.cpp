@@ -39,6 +39,7 @@ constexpr KindSpec kKinds[] = {
     {"probe", GoalKind::probe, {"layer", "head", "task", "min", "max", "min_selectivity"}},
     {"training", GoalKind::training, {"task", "layer", "head", "role", "min", "max"}},
     {"held_out", GoalKind::held_out, {"measure", "layer", "min", "max"}},
+    {"checkpoint_head", GoalKind::checkpoint_head, {"layer", "head"}},
     {"all", GoalKind::all, {"goals"}},
     {"any", GoalKind::any, {"goals"}},
     {"not", GoalKind::negation, {"goal"}},
@@ -252,6 +253,7 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       break;
     }
     case GoalKind::output_block:
+    case GoalKind::checkpoint_head:
       if (g.head < 0) return R::failure(f.at("head") + ": needs a head");
       break;
     case GoalKind::probe:

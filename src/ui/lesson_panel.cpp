@@ -135,7 +135,7 @@ void step_view(PanelContext& context) {
               ImGui::GetStyle().ItemSpacing.y;
   const float footer_h = ui.lesson_footer_height > 0.0f ? ui.lesson_footer_height : font * 8.0f;
   const float room = ImGui::GetContentRegionAvail().y - footer_h;
-  ImGui::BeginChild("lesson_text", ImVec2(0, std::max(font * 4.0f, std::min(text_h, room))));
+  ImGui::BeginChild("lesson_text", ImVec2(0, std::max(font * 2.5f, std::min(text_h, room))));
   ImGui::TextWrapped("%s", text.c_str());
   // Hints revealed so far; a new one is scrolled into view.
   for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h) {
@@ -169,6 +169,11 @@ void step_view(PanelContext& context) {
     ImGui::TextWrapped("%s", line.c_str());
   }
   register_item(context.ui, "lesson/goal/numbers");
+  if (lessons::find_goal(step.goal, lessons::GoalKind::checkpoint_head) && !is_checkpoint_model(state.document.model)) {
+    // HeadLab ships no GPT-2: the step waits for the learner's own copy.
+    ImGui::TextWrapped("%s", context.tr("lesson_needs_checkpoint"));
+    open_checkpoint_button(context, "lesson/open_checkpoint");
+  }
   if (p.probe) {
     // The live probe: the number the goal is about, next to what guessing would give.
     const analysis::ExampleProbe& probe = p.probe->probe;

@@ -24,16 +24,6 @@ std::string combo_items(const PanelContext& context, std::initializer_list<const
   return items;  // c_str() adds the closing '\0'
 }
 
-// The file picker for model.safetensors + config.json (web/checkpoint.js), through the platform.
-void open_checkpoint_button(PanelContext& context) {
-  if (ImGui::Button(with_id(context.tr("checkpoint_open"), "open_checkpoint").c_str())) {
-    context.ui.pending_export = ExportKind::open_checkpoint;
-    context.ui.detail_before_export = context.ui.detail;
-  }
-  register_item(context.ui, ids::kOpenCheckpoint);
-  item_tooltip(context.tr("checkpoint_open_tip"));
-}
-
 // A checkpoint keeps the shape of its weights: what it is, the causal mask (GPT-2 is causal; off, a
 // learner sees what the mask does), reset, and why the rest is not offered.
 void draw_checkpoint_controls(PanelContext& context) {
@@ -58,6 +48,16 @@ void draw_checkpoint_controls(PanelContext& context) {
 
 }  // namespace
 
+// The file picker for model.safetensors + config.json (web/checkpoint.js), through the platform.
+void open_checkpoint_button(PanelContext& context, const char* widget_id) {
+  if (ImGui::Button(with_id(context.tr("checkpoint_open"), widget_id).c_str())) {
+    context.ui.pending_export = ExportKind::open_checkpoint;
+    context.ui.detail_before_export = context.ui.detail;
+  }
+  register_item(context.ui, widget_id);
+  item_tooltip(context.tr("checkpoint_open_tip"));
+}
+
 void draw_model_controls(PanelContext& context) {
   const app::AppState& state = context.state();
   ActionSink& actions = context.actions;
@@ -66,7 +66,7 @@ void draw_model_controls(PanelContext& context) {
   const int layer = state.selection.layer;
   const Layer& selected_layer = model.layers[layer];
 
-  open_checkpoint_button(context);
+  open_checkpoint_button(context, ids::kOpenCheckpoint);
   flow_same_line(font * 9.0f);
   if (is_checkpoint_model(model)) {
     draw_checkpoint_controls(context);

@@ -37,6 +37,9 @@ struct PanelContext {
 
 void draw_top_bar(PanelContext& context);
 void draw_model_controls(PanelContext& context);
+// The file picker for model.safetensors + config.json (web/checkpoint.js), through the platform;
+// `widget_id` names the button for tests and lessons.
+void open_checkpoint_button(PanelContext& context, const char* widget_id);
 void draw_heads_overview(PanelContext& context, float width, float height);
 void draw_head_detail(PanelContext& context, float width, float height);
 void draw_arc_view(PanelContext& context, float width, float height);

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openLab, screenshot, frames, center } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, center, click } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let server, browser, cases;
@@ -171,6 +171,35 @@ test('on a phone the opened checkpoint shows its heads and predictions', async (
   assert.deepEqual(result, { ok: true });
   await frames(page, 3);
   await screenshot(page, 'checkpoint-opened-390');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('lesson 22 waits for a GPT-2 checkpoint, opens one from its goal box and checks the head the paper names', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  await page.evaluate(() => window.headlab.request({ op: 'startLesson', lesson: 21, step: 0 }));
+  await frames(page, 5);  // the lesson panel settles its footer's height over a frame or two
+  // Without a checkpoint the goal box says how to get one; Show me says the same instead of failing.
+  await click(page, 'lesson/show_me');
+  await page.waitForFunction(() => window.headlab.state().notices.some((n) => /Needs GPT-2 small/.test(n.text)), null, { timeout: 10000 });
+  const mirror = await page.evaluate(() => document.body.innerText);
+  assert.match(mirror, /huggingface\.co\/openai-community\/gpt2/);
+  await screenshot(page, 'lesson-22-needs-checkpoint-1280');
+  const open = await page.evaluate(() => window.headlab.widgetRect('lesson/open_checkpoint'));
+  assert.ok(open, 'the goal box offers the Open button');
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.mouse.click(center(open).x, center(open).y)]);
+  await chooser.setFiles([file('seven_layers_f16', 'model.safetensors'), file('seven_layers_f16', 'config.json')]);
+  await waitForCheckpoint(page, 7);
+  await frames(page, 2);
+  assert.equal(await page.evaluate(() => window.headlab.state().lesson.goal_met), false);
+  assert.equal(await page.evaluate(() => window.headlab.widgetRect('lesson/open_checkpoint')), null, 'the note goes once a checkpoint is open');
+  // The learner picks L4H11 in the heads overview with the mouse.
+  const head = await page.evaluate(() => window.headlab.widgetRect('overview/head/4/11'));
+  assert.ok(head, 'L4H11 is drawn in the overview');
+  await page.mouse.click(center(head).x, center(head).y);
+  await page.waitForFunction(() => window.headlab.state().lesson.goal_met, null, { timeout: 10000 });
+  await frames(page, 2);
+  await screenshot(page, 'lesson-22-head-found-1280');
   assert.deepEqual(errors, []);
   await page.context().close();
 });

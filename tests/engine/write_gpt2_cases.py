@@ -25,6 +25,8 @@ CASES = [
     ("one_head_f32", 2, 1, 8, 30, 10, 20, "F32", "transformer.", True),
     # GPT-2's whole vocabulary, so that the command line can run it on text (tests/cli).
     ("gpt2_vocabulary_f16", 1, 2, 8, 50257, 32, 32, "F16", "", False),
+    # Deep and wide enough for every head lesson 22 names (up to L6H9), with GPT-2's vocabulary.
+    ("seven_layers_f16", 7, 12, 24, 50257, 64, 96, "F16", "", False),
 ]
 NO_CONFIG = {"bf16_three_heads"}  # opened with the head count given instead of config.json
 TOKENS = 9  # length of the reference input

@@ -81,6 +81,13 @@ TEST(GoalParse, RefusesAnUnknownField) {
             "demo.steps[1].goal.goal.head: unknown field \"head\" (a pruned goal takes layer, min or max)");
 }
 
+// A lesson about a head of GPT-2 names one head; "some head of the layer" would be any head.
+TEST(GoalParse, ACheckpointHeadGoalNamesOneHead) {
+  EXPECT_EQ(lesson_error({{"kind", "checkpoint_head"}, {"layer", 4}, {"head", -1}}), "demo.steps[1].goal.head: needs a head");
+  EXPECT_EQ(lesson_error({{"kind", "checkpoint_head"}, {"layer", 4}, {"head", 11}, {"min", 1}}),
+            "demo.steps[1].goal.min: unknown field \"min\" (a checkpoint_head goal takes layer or head)");
+}
+
 TEST(GoalParse, RefusesMinAndMinScoreTogether) {
   const json label = {{"kind", "label"}, {"layer", 0}, {"head", 0}, {"label", "self"}, {"min", 0.2}, {"min_score", 0.8}};
   EXPECT_EQ(lesson_error(label), "demo.steps[1].goal.min_score: give min or min_score, not both");
@@ -95,7 +102,7 @@ TEST(GoalParse, RefusesUnknownNamesWithWhatWasExpected) {
   const Case cases[] = {
       {{{"kind", "lable"}},
        "demo.steps[1].goal.kind: unknown goal kind \"lable\" (expected label, attention, score, distance, head_count, pruned, "
-       "weight, d_k, output_block, probe, training, held_out, all, any or not)"},
+       "weight, d_k, output_block, probe, training, held_out, checkpoint_head, all, any or not)"},
       {{{"kind", "training"}, {"task", "grammer"}, {"role", "induction"}},
        "demo.steps[1].goal.task: unknown task \"grammer\" (expected \"grammar\" or \"induction\")"},
       {{{"kind", "training"}, {"task", "grammar"}, {"role", "syntax"}},
