@@ -150,6 +150,7 @@ json op_pruning_curve(Controller& c, RequestFields& f) {
   for (const auto& [layer, head] : curve.importance_order) order.push_back({{"layer", layer}, {"head", head}});
   return success({{"measure", pruning_measure_name(curve.measure)},
                   {"order", order},
+                  {"pruned_counts", curve.pruned_counts},
                   {"importance", curve.importance},
                   {"random", {{"orders", curve.random_orders}, {"mean", curve.random_mean}, {"min", curve.random_min},
                               {"max", curve.random_max}}}});

@@ -10,23 +10,22 @@
 #include "engine/training/evaluation.h"
 
 namespace headlab::app {
-namespace {
 
-// What one point of a curve costs: a forward pass (and a loss) of a copy of the model with some
-// heads pruned.
-class Measurer {
+// What one point of a curve costs: a forward pass (and a loss) of the job's copy of the model with
+// some heads pruned. It keeps its own copy of the input: the lab's may change while the job runs.
+class PruningCurveJob::Measurer {
  public:
-  Measurer(const AppState& state, const Resources& resources) : state_(state), resources_(resources) {
+  Measurer(const AppState& state, const Resources& resources) : resources_(resources), X_(state.input.X), tokens_(state.input.tokens) {
     const Model& model = state.document.model;
     const training::Grammar& grammar = resources.grammar;
     if (trained_on_grammar(model, grammar)) {
       // The Training tab's held-out sentences: the curve's first point is the loss it shows.
       measure_ = PruningMeasure::held_out_loss;
       held_out_ = training::held_out_sentences(grammar, kHeldOutSeed, kHeldOutCount, model.special_tokens);
-    } else if (has_predictions(model) && !is_checkpoint_model(model) && readable_ids(state.input.tokens)) {
+    } else if (has_predictions(model) && readable_ids(tokens_)) {
       measure_ = PruningMeasure::text_loss;
     } else {
-      forward(model, state.input.X, trace_);
+      forward(model, X_, trace_);
       reference_ = trace_.layers.back().output;
     }
   }
@@ -43,7 +42,7 @@ class Measurer {
 
   float operator()(const Model& model) {
     if (measure_ == PruningMeasure::held_out_loss) return held_out_model_loss(model, resources_.grammar, held_out_);
-    forward(model, state_.input.X, trace_);
+    forward(model, X_, trace_);
     if (measure_ == PruningMeasure::text_loss) return text_loss(model);
     const double norm = reference_.norm();
     return norm > 0.0 ? static_cast<float>((trace_.layers.back().output - reference_).norm() / norm) : 0.0f;
@@ -53,30 +52,36 @@ class Measurer {
   // The mean next-token loss, in nats, over the text's predictions (the trace's model: `model`).
   float text_loss(const Model& model) const {
     const Matrix logits = next_token_logits(model, trace_);
-    const Tokens& tokens = state_.input.tokens;
     double sum = 0.0;
     for (Eigen::Index r = 0; r + 1 < logits.rows(); ++r)
-      sum += row_log_sum_exp(logits, r) - logits(r, tokens[static_cast<std::size_t>(r) + 1].id);
+      sum += row_log_sum_exp(logits, r) - logits(r, tokens_[static_cast<std::size_t>(r) + 1].id);
     return static_cast<float>(sum / static_cast<double>(logits.rows() - 1));
   }
 
-  const AppState& state_;
   const Resources& resources_;
+  Matrix X_;
+  Tokens tokens_;
   PruningMeasure measure_ = PruningMeasure::output_change;
   std::vector<training::Sentence> held_out_;
   Trace trace_;
   Matrix reference_;
 };
 
-// measure(model with order[0..k) pruned) for k = 0..order.size().
-std::vector<float> curve_along(const Model& model, const std::vector<std::pair<int, int>>& order, Measurer& measure) {
-  Model pruned = model;
-  std::vector<float> values{measure(pruned)};
-  for (const auto& [layer, head] : order) {
-    pruned.layers[layer].heads[head].pruned = true;
-    values.push_back(measure(pruned));
+namespace {
+
+// Every count up to kEveryCountUpTo heads; beyond, twelve steps and the ends.
+std::vector<int> counts_to_measure(int heads) {
+  std::vector<int> counts;
+  if (heads <= kEveryCountUpTo) {
+    for (int k = 0; k <= heads; ++k) counts.push_back(k);
+    return counts;
   }
-  return values;
+  constexpr int kSteps = 12;
+  for (int i = 0; i <= kSteps; ++i) {
+    const int k = static_cast<int>(std::lround(static_cast<double>(i) * heads / kSteps));
+    if (counts.empty() || counts.back() != k) counts.push_back(k);
+  }
+  return counts;
 }
 
 }  // namespace
@@ -90,53 +95,99 @@ const char* pruning_measure_name(PruningMeasure measure) {
   return "output change";
 }
 
-PruningCurve pruning_curve(const AppState& state, const Resources& resources, int random_orders) {
-  PruningCurve curve;
-  const Model& model = state.document.model;
-  Measurer measure(state, resources);
-  curve.measure = measure.measure();
-  // Least important first over the whole model; ties keep layer-major order. A trained model's
-  // heads are ranked by its loss (held-out or on the text) with that head alone pruned (Michel et al.'s ablation,
-  // sec. 3, on the measure the curve plots); the lab's importance is the change of the head's own
-  // layer output on one sentence, which ranks the heads of different layers poorly against each
-  // other (on the shipped model it prunes a head costing 0.45 third).
-  std::vector<std::pair<float, std::pair<int, int>>> ranked;
-  Model ablated = model;
+PruningCurveJob::PruningCurveJob(const AppState& state, const Resources& resources, int random_orders)
+    : measure_(std::make_unique<Measurer>(state, resources)), pruned_(state.document.model) {
+  curve_.measure = measure_->measure();
+  const Model& model = pruned_;
+  // Least important first over the whole model; ties keep layer-major order. A small trained
+  // model's heads are ranked by its loss (held-out or on the text) with that head alone pruned
+  // (Michel et al.'s ablation, sec. 3, on the measure the curve plots); the lab's importance is the
+  // change of the head's own layer output on one sentence, which ranks the heads of different
+  // layers poorly against each other (on the shipped model it prunes a head costing 0.45 third).
   for (int l = 0; l < static_cast<int>(model.layers.size()) && l < static_cast<int>(state.analysis.layers.size()); ++l)
-    for (int h = 0; h < model.layers[l].head_count(); ++h) {
-      if (model.layers[l].heads[h].pruned) continue;
-      float importance = state.analysis.layers[l].heads[h].importance;
-      if (curve.measure != PruningMeasure::output_change) {
-        ablated.layers[l].heads[h].pruned = true;
-        importance = measure(ablated);
-        ablated.layers[l].heads[h].pruned = false;
-      }
-      ranked.push_back({importance, {l, h}});
-    }
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& entry : ranked) curve.importance_order.push_back(entry.second);
-  curve.importance = curve_along(model, curve.importance_order, measure);
+    for (int h = 0; h < model.layers[l].head_count(); ++h)
+      if (!model.layers[l].heads[h].pruned) ranked_.push_back({state.analysis.layers[l].heads[h].importance, {l, h}});
+  const int heads = static_cast<int>(ranked_.size());
+  const bool rank_by_measure = curve_.measure != PruningMeasure::output_change && heads <= kEveryCountUpTo;
+  ranking_next_ = rank_by_measure ? 0 : ranked_.size();
+  curve_.pruned_counts = counts_to_measure(heads);
+  curve_.random_orders = heads > kEveryCountUpTo ? std::min(random_orders, 2) : random_orders;
+  total_ = static_cast<int>(ranked_.size() - ranking_next_) +
+           static_cast<int>(curve_.pruned_counts.size()) * (1 + curve_.random_orders);
+  if (ranking_next_ == ranked_.size()) begin_order(0);
+}
 
-  std::mt19937 rng(1);  // the same random orders every time
-  curve.random_orders = random_orders;
-  const std::size_t points = curve.importance.size();
-  curve.random_mean.assign(points, 0.0f);
-  curve.random_min.assign(points, INFINITY);
-  curve.random_max.assign(points, -INFINITY);
-  for (int r = 0; r < random_orders; ++r) {
-    std::vector<std::pair<int, int>> order = curve.importance_order;
+PruningCurveJob::~PruningCurveJob() = default;
+
+bool PruningCurveJob::done() const { return order_index_ > curve_.random_orders; }
+
+void PruningCurveJob::begin_order(int index) {
+  for (const auto& [layer, head] : order_) pruned_.layers[layer].heads[head].pruned = false;
+  order_index_ = index;
+  point_ = 0;
+  values_.clear();
+  if (index == 0) {
+    std::stable_sort(ranked_.begin(), ranked_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& entry : ranked_) curve_.importance_order.push_back(entry.second);
+    order_ = curve_.importance_order;
+  } else {
+    order_ = curve_.importance_order;
     // Fisher-Yates on mt19937's raw numbers, which the standard fixes: std::shuffle's algorithm is
     // each library's own, and the page (libc++) and native builds (libstdc++) must agree.
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
-    const std::vector<float> values = curve_along(model, order, measure);
+    for (std::size_t i = order_.size(); i > 1; --i) std::swap(order_[i - 1], order_[rng_() % i]);
+  }
+}
+
+void PruningCurveJob::finish_order() {
+  if (order_index_ == 0) {
+    curve_.importance = values_;
+  } else {
+    const std::size_t points = values_.size();
+    if (order_index_ == 1) {
+      curve_.random_mean.assign(points, 0.0f);
+      curve_.random_min.assign(points, INFINITY);
+      curve_.random_max.assign(points, -INFINITY);
+    }
     for (std::size_t k = 0; k < points; ++k) {
-      curve.random_mean[k] += values[k] / random_orders;
-      curve.random_min[k] = std::min(curve.random_min[k], values[k]);
-      curve.random_max[k] = std::max(curve.random_max[k], values[k]);
+      curve_.random_mean[k] += values_[k] / static_cast<float>(curve_.random_orders);
+      curve_.random_min[k] = std::min(curve_.random_min[k], values_[k]);
+      curve_.random_max[k] = std::max(curve_.random_max[k], values_[k]);
     }
   }
-  if (random_orders == 0) curve.random_mean.clear(), curve.random_min.clear(), curve.random_max.clear();
-  return curve;
+  begin_order(order_index_ + 1);
+}
+
+bool PruningCurveJob::advance() {
+  if (done()) return true;
+  Measurer& measure = *measure_;
+  if (ranking_next_ < ranked_.size()) {
+    auto& [importance, head] = ranked_[ranking_next_++];
+    pruned_.layers[head.first].heads[head.second].pruned = true;
+    importance = measure(pruned_);
+    pruned_.layers[head.first].heads[head.second].pruned = false;
+    ++measured_;
+    if (ranking_next_ == ranked_.size()) begin_order(0);
+    return done();
+  }
+  // Prune up to the next count of the order, then measure.
+  const int from = point_ == 0 ? 0 : curve_.pruned_counts[point_ - 1];
+  const int to = curve_.pruned_counts[point_];
+  for (int k = from; k < to; ++k) pruned_.layers[order_[k].first].heads[order_[k].second].pruned = true;
+  values_.push_back(measure(pruned_));
+  ++measured_;
+  if (++point_ == curve_.pruned_counts.size()) finish_order();
+  if (done()) {
+    pruned_ = Model{};  // a checkpoint's copy is half a gigabyte: gone as soon as the curve is
+    measure_.reset();
+  }
+  return done();
+}
+
+PruningCurve pruning_curve(const AppState& state, const Resources& resources, int random_orders) {
+  PruningCurveJob job(state, resources, random_orders);
+  while (!job.advance()) {
+  }
+  return job.curve();
 }
 
 }  // namespace headlab::app

@@ -2,6 +2,7 @@
 // order against random orders, measured on request, and any point of it applied as one undoable
 // edit (SetPruned per head, one merge group).
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -17,6 +18,9 @@
 
 namespace headlab::ui {
 namespace {
+
+// How long a frame spends measuring a curve before it draws.
+constexpr std::chrono::milliseconds kMeasuringSlice{30};
 
 constexpr ImU32 kImportanceColour = IM_COL32(0, 114, 178, 255);  // blue
 constexpr ImU32 kRandomColour = IM_COL32(230, 159, 0, 255);      // orange
@@ -52,10 +56,32 @@ void draw_pruning_curve(PanelContext& context, float width) {
   ImGui::TextDisabled("%s", words("pruning_help"));
   ImGui::PopTextWrapPos();
   const bool stale = ui.pruning_curve && ui.pruning_revision != state.revision;
+  if (ui.pruning_job) {
+    // Measurements until this frame's slice is spent (at least one), then draw: the page stays
+    // alive while a checkpoint's curve takes seconds.
+    const auto start = std::chrono::steady_clock::now();
+    while (!ui.pruning_job->advance() && std::chrono::steady_clock::now() - start < kMeasuringSlice) {
+    }
+    if (ui.pruning_job->done()) {
+      ui.pruning_curve = ui.pruning_job->curve();
+      ui.pruning_revision = ui.pruning_job_revision;
+      ui.pruning_apply = 0;
+      ui.pruning_job.reset();
+    } else {
+      char overlay[64];
+      std::snprintf(overlay, sizeof overlay, words("pruning_measuring"), ui.pruning_job->measured(), ui.pruning_job->total());
+      ImGui::ProgressBar(static_cast<float>(ui.pruning_job->measured()) / static_cast<float>(std::max(1, ui.pruning_job->total())),
+                         ImVec2(std::max(font * 8.0f, width - font * 6.0f), 0), overlay);
+      register_item(ui, ids::kPruningProgress);
+      ImGui::SameLine();
+      if (ImGui::Button(with_id(words("pruning_cancel"), "cancel").c_str())) ui.pruning_job.reset();
+      register_item(ui, ids::kPruningCancel);
+      return;
+    }
+  }
   if (ImGui::Button(with_id(words(ui.pruning_curve ? "pruning_measure_again" : "pruning_measure"), "measure").c_str())) {
-    ui.pruning_curve = app::pruning_curve(state, context.resources());
-    ui.pruning_revision = state.revision;
-    ui.pruning_apply = 0;
+    ui.pruning_job = std::make_shared<app::PruningCurveJob>(state, context.resources());
+    ui.pruning_job_revision = state.revision;
   }
   register_item(ui, ids::kPruningMeasure);
   if (!ui.pruning_curve) return;
@@ -69,8 +95,8 @@ void draw_pruning_curve(PanelContext& context, float width) {
     ImGui::TextDisabled("%s", words("pruning_all_pruned"));
     return;
   }
-  std::vector<float> x(curve.importance.size());
-  for (std::size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k);
+  std::vector<float> x(curve.pruned_counts.begin(), curve.pruned_counts.end());
+  const int last_point = static_cast<int>(x.size()) - 1;
   const std::string random_name = format_text(words("pruning_random_mean"), curve.random_orders);
   std::vector<PlotSeries> series = {
       {curve.importance.data(), x.data(), static_cast<int>(x.size()), kImportanceColour, words("pruning_importance_order")}};
@@ -79,24 +105,33 @@ void draw_pruning_curve(PanelContext& context, float width) {
     series.push_back({curve.random_min.data(), x.data(), static_cast<int>(x.size()), kRangeColour, words("pruning_random_range"), true});
     series.push_back({curve.random_max.data(), x.data(), static_cast<int>(x.size()), kRangeColour, "", true});
   }
+  ui.pruning_apply = std::clamp(ui.pruning_apply, 0, last_point);
+  const int point = ui.pruning_apply;
+  const int k = curve.pruned_counts[point];
   PlotOptions options;
   options.x_label = words("pruning_x_label");
   options.x_max_at_least = static_cast<float>(steps);
-  options.mark_x = static_cast<float>(ui.pruning_apply);
+  options.mark_x = static_cast<float>(k);
   options.mark_label = "";
   ImGui::TextUnformatted(measure_text(curve.measure, words));
   line_plot("pruning", series, ImVec2(width, font * 11.0f), options);
   register_item(ui, ids::kPruningPlot);
 
-  ui.pruning_apply = std::clamp(ui.pruning_apply, 0, steps);
   ImGui::SetNextItemWidth(std::min(width * 0.5f, font * 10.0f));
-  value_slider_int("##prune_count", &ui.pruning_apply, 0, steps, words("pruning_count"));
+  if (last_point == steps) {
+    value_slider_int("##prune_count", &ui.pruning_apply, 0, steps, words("pruning_count"));
+  } else {
+    // A dozen measured points of many heads: the slider steps through them, showing the count.
+    char shown[32];
+    std::snprintf(shown, sizeof shown, words("pruning_count"), k);
+    ImGui::SliderInt("##prune_count", &ui.pruning_apply, 0, last_point, shown);
+  }
   register_item(ui, ids::kPruningCount);
   ImGui::SameLine();
-  ImGui::BeginDisabled(stale || ui.pruning_apply == 0);
+  ImGui::BeginDisabled(stale || k == 0);
   if (ImGui::Button(with_id(words("pruning_apply"), "prune_them").c_str())) {
-    for (int k = 0; k < ui.pruning_apply; ++k) {
-      const auto [layer, head] = curve.importance_order[k];
+    for (int i = 0; i < k; ++i) {
+      const auto [layer, head] = curve.importance_order[i];
       context.actions.emit(app::SetPruned{layer, head, true}, kApplyMergeKey);
     }
     context.actions.end_merge();
@@ -104,16 +139,15 @@ void draw_pruning_curve(PanelContext& context, float width) {
   ImGui::EndDisabled();
   register_item(ui, ids::kPruningApply);
   item_tooltip(words("pruning_apply_tip"));
-  const int k = ui.pruning_apply;
   std::string names;
   for (int i = 0; i < k && i < 6; ++i)
     names += (i ? ", L" : "L") + std::to_string(curve.importance_order[i].first) + "H" + std::to_string(curve.importance_order[i].second);
   if (k > 6) names += ", ...";
   ImGui::PushTextWrapPos(0.0f);
   if (curve.random_mean.empty())
-    ImGui::Text(words("pruning_point"), k, measure_text(curve.measure, words), curve.importance[k], curve.importance[0]);
+    ImGui::Text(words("pruning_point"), k, measure_text(curve.measure, words), curve.importance[point], curve.importance[0]);
   else
-    ImGui::Text(words("pruning_point_random"), k, k ? " " : "", names.c_str(), curve.importance[k], curve.random_mean[k],
+    ImGui::Text(words("pruning_point_random"), k, k ? " " : "", names.c_str(), curve.importance[point], curve.random_mean[point],
                 curve.importance[0]);
   ImGui::PopTextWrapPos();
 }

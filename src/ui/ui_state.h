@@ -2,6 +2,7 @@
 // UI-only state: what is hovered, which panels are open, splitter positions. Never part of the
 // document and never sent to the engine. No ImGui types here so it stays trivially testable.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -127,6 +128,10 @@ struct LabUiState {
   // The pruning curve last measured (on request: a trained model takes up to a second), and the
   // model revision it describes.
   std::optional<app::PruningCurve> pruning_curve;
+  // A curve being measured, a slice of each frame (a checkpoint's takes seconds), and the revision
+  // it started at.
+  std::shared_ptr<app::PruningCurveJob> pruning_job;
+  std::uint64_t pruning_job_revision = 0;
   bool reveal_pruning = false;  // open the pruning section and scroll to it at its next draw
   // For a model trained on the grammar: its heads labelled on the Training tab's held-out sentences
   // (app/held_out_labels.h), for the model revision it was read at. Read again when the mouse is
@@ -138,7 +143,7 @@ struct LabUiState {
     app::HeldOutReading reading;
   } held_out;
   std::uint64_t pruning_revision = 0;
-  int pruning_apply = 0;  // the point the learner picked: prune this many heads
+  int pruning_apply = 0;  // the point of the curve the learner picked (its pruned_counts[] heads)
   // The "random tokens, repeated" box of the symbol embedding.
   int repeated_length = 8;
   int repeated_seed = 1;

@@ -13,6 +13,8 @@
 #include "engine/assets.h"
 #include "engine/model_file.h"
 #include "engine/training/evaluation.h"
+#include "engine/next_token.h"
+#include "gpt2_shaped_checkpoint.h"
 #include "test_resources.h"
 
 namespace headlab::app {
@@ -95,6 +97,41 @@ TEST(PruningCurve, ApiRepliesAndTheLayerProfile) {
   for (const auto& [role, share] : layer["role_shares"].items()) total += share.get<double>();
   EXPECT_NEAR(total, 1.0, 1e-9);
   EXPECT_NEAR(layer["role_shares"].value("previous_token", 0.0), 0.25, 1e-9);
+}
+
+// A GPT-2 checkpoint is pruned by its next-token loss on the learner's text, at 13 points of its
+// 84 heads with 2 random orders, a measurement at a time; the job measures the model as it was
+// when it began, whatever the learner does meanwhile.
+TEST(PruningCurve, ACheckpointIsMeasuredByTheLossOnTheTextAPointAtATime) {
+  AppState state;
+  Controller controller(state, test_resources());
+  controller.open_checkpoint(gpt2_shaped_checkpoint(), "model.safetensors");
+  const std::vector<int> ids = {464, 2068, 7586, 21831, 18045, 625, 262, 16931, 3290, 13};
+  ASSERT_TRUE(controller.apply(SetTokenIds{ids}).ok());
+  const Matrix logits = next_token_logits(state.document.model, state.trace);
+  double loss = 0.0;
+  for (Eigen::Index r = 0; r + 1 < logits.rows(); ++r) loss += row_log_sum_exp(logits, r) - logits(r, ids[r + 1]);
+  loss /= static_cast<double>(logits.rows() - 1);
+  const PruningCurve whole = pruning_curve(state, test_resources());
+
+  PruningCurveJob job(state, test_resources());
+  EXPECT_EQ(job.total(), 13 * 3);
+  ASSERT_TRUE(controller.apply(SetPruned{0, 0, true}).ok());  // the learner goes on editing
+  int steps = 0;
+  while (!job.advance()) {
+    ++steps;
+    EXPECT_EQ(job.measured(), steps);
+  }
+  EXPECT_EQ(job.measured(), job.total());
+  const PruningCurve& curve = job.curve();
+  EXPECT_EQ(curve.measure, PruningMeasure::text_loss);
+  EXPECT_EQ(curve.pruned_counts, (std::vector<int>{0, 7, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77, 84}));
+  EXPECT_EQ(curve.random_orders, 2);
+  ASSERT_EQ(curve.importance.size(), 13u);
+  EXPECT_NEAR(curve.importance[0], loss, 1e-5 * loss);
+  EXPECT_EQ(curve.importance, whole.importance) << "the edit made during the job did not reach it";
+  EXPECT_EQ(curve.random_mean, whole.random_mean);
+  EXPECT_NEAR(curve.random_min.back(), curve.importance.back(), 1e-5);
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, launchBrowser, openLab, screenshot, frames, center, click } from './harness.mjs';
+import { startServer, launchBrowser, openLab, screenshot, frames, center, click, rectOf } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 let server, browser, cases;
@@ -200,6 +200,29 @@ test('lesson 22 waits for a GPT-2 checkpoint, opens one from its goal box and ch
   await page.waitForFunction(() => window.headlab.state().lesson.goal_met, null, { timeout: 10000 });
   await frames(page, 2);
   await screenshot(page, 'lesson-22-head-found-1280');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
+
+test('a checkpoint\'s pruning curve is measured by the loss on the text, with a progress bar, and applied with clicks', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.evaluate(() => window.headlabCheckpoint.pick())]);
+  await chooser.setFiles([file('seven_layers_f16', 'model.safetensors'), file('seven_layers_f16', 'config.json')]);
+  await waitForCheckpoint(page, 7);
+  await click(page, 'tab/labels');
+  await click(page, 'labels/pruning');
+  await click(page, 'labels/pruning/measure');
+  // 39 forwards with a 50,257-way unembedding: the page draws between them.
+  await page.waitForFunction(() => window.headlab.widgetRect('labels/pruning/progress'), null, { timeout: 10000, polling: 'raf' });
+  await screenshot(page, 'checkpoint-pruning-measuring-1280');
+  await page.waitForFunction(() => window.headlab.widgetRect('labels/pruning/count'), null, { timeout: 60000, polling: 'raf' });
+  await screenshot(page, 'checkpoint-pruning-curve-1280');
+  const slider = await rectOf(page, 'labels/pruning/count');
+  await page.mouse.click(slider.x + slider.width * 0.25, slider.y + slider.height / 2);
+  await frames(page, 3);
+  await click(page, 'labels/pruning/apply');
+  const pruned = (await page.evaluate(() => window.headlab.state())).layers.flatMap((layer) => layer.heads.filter((head) => head.pruned));
+  assert.ok(pruned.length > 0 && pruned.length % 7 === 0, `${pruned.length} heads pruned: a measured point of 84 heads, 7 apart`);
   assert.deepEqual(errors, []);
   await page.context().close();
 });

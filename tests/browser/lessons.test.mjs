@@ -202,7 +202,8 @@ test('lessons 19 and 20 on the shipped trained model: prune along the curve with
   assert.equal((await page.evaluate(() => window.headlab.state())).text, 'The dog with the red ball sleeps.');
   // The step opens the Labels tab on "Which heads matter?"; Measure, then 3 heads on the slider.
   await click(page, 'labels/pruning/measure');
-  await frames(page, 4);
+  // The curve is measured a slice of each frame, with a progress bar; then the slider is drawn.
+  await page.waitForFunction(() => window.headlab.widgetRect('labels/pruning/count'), null, { timeout: 30000, polling: 'raf' });
   const slider = await rectOf(page, 'labels/pruning/count');
   const steps = 8;
   const grab = Math.max((slider.width - 4) / (steps + 1), 10);
