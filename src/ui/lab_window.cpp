@@ -138,7 +138,9 @@ void draw_wide(PanelContext& context) {
   const float left_w = usable * ui.left_fraction, right_w = usable * ui.right_fraction;
   const float center_w = usable - left_w - right_w;
   ImGui::BeginGroup();
-  const float lesson_h = std::floor(body_h * ui.lesson_fraction);
+  // The learner's split, raised as far as three quarters of the column while a step needs more,
+  // so its text, goal and Next show together; the heads overview keeps the rest.
+  const float lesson_h = std::floor(std::max(body_h * ui.lesson_fraction, std::min(ui.lesson_wanted_height, body_h * 0.75f)));
   draw_lesson_panel(context, left_w, lesson_h);
   horizontal_splitter("split_lesson", ui.lesson_fraction, body_h, 0.15f, 0.85f, left_w);
   draw_heads_overview(context, left_w, body_h - lesson_h - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y * 2);

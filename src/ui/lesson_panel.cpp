@@ -135,6 +135,10 @@ void step_view(PanelContext& context) {
               ImGui::GetStyle().ItemSpacing.y;
   const float footer_h = ui.lesson_footer_height > 0.0f ? ui.lesson_footer_height : font * 8.0f;
   const float room = ImGui::GetContentRegionAvail().y - footer_h;
+  // The whole step, text to Next, without scrolling: the wide layout gives the panel this much of
+  // its column when it can (lab_window.cpp).
+  ui.lesson_wanted_height = ImGui::GetCursorPosY() + text_h + footer_h + ImGui::GetStyle().WindowPadding.y * 2.0f +
+                            ImGui::GetStyle().ItemSpacing.y * 2.0f;
   ImGui::BeginChild("lesson_text", ImVec2(0, std::max(font * 2.5f, std::min(text_h, room))));
   ImGui::TextWrapped("%s", text.c_str());
   // Hints revealed so far; a new one is scrolled into view.
@@ -270,6 +274,7 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
   ImGui::Separator();
   if (in_lesson) step_view(context);
   else free_play_view(context);
+  if (!in_lesson) context.ui.lesson_wanted_height = 0.0f;
   ImGui::EndChild();
 }
 

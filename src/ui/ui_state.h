@@ -118,6 +118,7 @@ struct LabUiState {
   int training_head = 0;
   // The lesson panel: the height of its goal and buttons (last frame), and the hints scrolled to.
   float lesson_footer_height = 0.0f;
+  float lesson_wanted_height = 0.0f;  // what the open step needs to show whole (0: no step open)
   int lesson_hints_scrolled = 0;
 
   CircuitsCache circuits;
