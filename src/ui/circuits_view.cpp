@@ -92,8 +92,8 @@ void circuit(const PanelContext& context, const char* id, const Matrix& m, const
     const float cell = side / d;
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     for (int j = 0; j < d; ++j)  // column names, reading upwards above the matrix
-      add_vertical_text(draw, ImVec2(top_left.x + label_w + j * cell + (cell - font) * 0.5f, top_left.y + label_w - 2),
-                        text, feature(names, j));
+      add_column_label(draw, ImVec2(top_left.x + label_w + j * cell + (cell - font) * 0.5f, top_left.y + label_w - 2),
+                       text, feature(names, j), label_w - 2);
     for (int i = 0; i < d; ++i)
       draw->AddText(ImVec2(top_left.x, top_left.y + label_w + i * cell + (cell - font) * 0.5f), text, feature(names, i));
     ImGui::Dummy(ImVec2(label_w, label_w));

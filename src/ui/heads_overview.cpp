@@ -1,6 +1,9 @@
 // Heads overview ("model view"): layers as rows, heads as columns, one thumbnail heatmap each.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/label_families.h"
@@ -58,6 +61,47 @@ void draw_layer_profile(const app::AppState& state, int l, const analysis::Atten
   ImGui::EndGroup();
 }
 
+// The heads' numbers over a dense grid's columns (every one that fits, or every second, ...).
+void draw_head_numbers(int heads, float tile, float spacing) {
+  const float font = ImGui::GetFontSize();
+  const float widest = ImGui::CalcTextSize(std::to_string(heads - 1).c_str()).x;
+  const int every = std::max(1, static_cast<int>(std::ceil((widest + 2.0f) / (tile + spacing))));
+  const ImVec2 row = ImGui::GetCursorScreenPos();
+  const float left = ImGui::GetWindowPos().x - ImGui::GetScrollX() + font * 2.0f;  // where SameLine(font * 2) puts the first head
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int h = 0; h < heads; h += every) {
+    const std::string number = std::to_string(h);
+    const float w = ImGui::CalcTextSize(number.c_str()).x;
+    draw->AddText(ImVec2(left + h * (tile + spacing) + (tile - w) * 0.5f, row.y), ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  number.c_str());
+  }
+  ImGui::Dummy(ImVec2(1.0f, font));
+}
+
+// Over a dense grid, whose tiles carry only a bar in their label's colour: what each colour is,
+// with how many heads have it.
+void draw_role_legend(const app::AppState& state, const Words& words) {
+  const Model& model = state.document.model;
+  std::vector<analysis::Label> labels;
+  for (std::size_t l = 0; l < model.layers.size() && l < state.analysis.layers.size(); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h)
+      if (!model.layers[l].heads[h].pruned) labels.push_back(state.analysis.layers[l].heads[h].label);
+  const float font = ImGui::GetFontSize();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  bool first = true;
+  for (const auto& [group, count] : analysis::count_label_families(labels)) {
+    const std::string text = label_display_name(group, words) + " " + std::to_string(count);
+    const float w = font * 1.0f + ImGui::CalcTextSize(text.c_str()).x;
+    if (!first) flow_same_line(w, font * 0.8f);
+    first = false;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    draw->AddRectFilled(ImVec2(at.x, at.y + font * 0.2f), ImVec2(at.x + font * 0.7f, at.y + font * 0.9f), role_colour(group));
+    ImGui::Dummy(ImVec2(font * 0.8f, font));
+    ImGui::SameLine(0.0f, font * 0.2f);
+    ImGui::TextDisabled("%s", text.c_str());
+  }
+}
+
 }  // namespace
 
 void draw_heads_overview(PanelContext& context, float width, float height) {
@@ -101,6 +145,10 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
     ui.spreads_revision = state.revision;
   }
   const std::vector<analysis::AttentionSpread>& spreads = ui.spreads;
+  if (dense) {
+    draw_role_legend(state, words);
+    draw_head_numbers(max_heads, tile, spacing);
+  }
   for (int l = 0; l < layer_count; ++l) {
     const Layer& layer = model.layers[l];
     const bool lagging = l >= state.current_layers;
@@ -155,7 +203,8 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
         ImGui::EndGroup();
         continue;
       }
-      const std::string caption = fit_text(ui.overview_summary ? words("overview_mean") : head_caption(state, l, h, words), tile);
+      const std::string caption =
+          fit_text(ui.overview_summary ? words("overview_mean") : "H" + std::to_string(h) + " " + head_caption(state, l, h, words), tile);
       const float caption_w = ImGui::CalcTextSize(caption.c_str()).x;
       ImGui::SetCursorPosX(ImGui::GetCursorPosX() + std::max(0.0f, (tile - caption_w) * 0.5f));
       if (selected) ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_CheckMark), "%s", caption.c_str());

@@ -1,8 +1,12 @@
 #include "ui/heatmap.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
+#include "imgui_internal.h"  // ImTextCharFromUtf8
 #include "ui/colormap.h"
 
 namespace headlab::ui {
@@ -20,11 +24,54 @@ void add_vertical_text(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const
 
 namespace {
 
+// Code points that stand upright in vertical text: CJK ideographs and their extensions, kana,
+// hangul, CJK punctuation and the fullwidth forms (Unicode's Vertical_Orientation U, roughly).
+bool stands_upright(unsigned int c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
+         (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x3FFFF);
+}
+
+// The code points of `text`, each as its UTF-8 bytes.
+std::vector<std::string> code_points(const std::string& text) {
+  std::vector<std::string> out;
+  const char* at = text.c_str();
+  const char* end = at + text.size();
+  while (at < end) {
+    unsigned int c = 0;
+    const int bytes = std::max(1, ImTextCharFromUtf8(&c, at, end));
+    out.emplace_back(at, static_cast<std::size_t>(std::min<std::ptrdiff_t>(bytes, end - at)));
+    at += bytes;
+  }
+  return out;
+}
+
+bool has_upright(const std::string& text) {
+  const char* at = text.c_str();
+  const char* end = at + text.size();
+  while (at < end) {
+    unsigned int c = 0;
+    at += std::max(1, ImTextCharFromUtf8(&c, at, end));
+    if (stands_upright(c)) return true;
+  }
+  return false;
+}
+
 float widest_label(const std::vector<std::string>* tokens, float limit) {
   float widest = 0;
   if (tokens)
     for (const auto& t : *tokens) widest = std::max(widest, ImGui::CalcTextSize(t.c_str()).x);
   return std::min(widest, limit);
+}
+
+// The height the tallest column label takes: a turned label its text's width, an upright one a
+// line per character.
+float tallest_column_label(const std::vector<std::string>* tokens, float limit) {
+  float tallest = 0;
+  if (tokens)
+    for (const auto& t : *tokens)
+      tallest = std::max(tallest, has_upright(t) ? ImGui::GetFontSize() * static_cast<float>(code_points(t).size())
+                                                 : ImGui::CalcTextSize(t.c_str()).x);
+  return std::min(tallest, limit);
 }
 
 // Shortens a label with an ellipsis so it fits `width` pixels.
@@ -40,6 +87,28 @@ std::string fit_label(const std::string& text, float width) {
 }
 
 }  // namespace
+
+void add_column_label(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const std::string& text, float room) {
+  if (!has_upright(text)) {
+    add_vertical_text(draw, bottom_left, colour, fit_label(text, room).c_str());
+    return;
+  }
+  // One character per line, the first on top, the last just above the anchor.
+  const float line = ImGui::GetFontSize();
+  std::vector<std::string> chars = code_points(text);
+  const std::size_t fits = static_cast<std::size_t>(std::max(1.0f, std::floor(room / line)));
+  if (chars.size() > fits) {
+    chars.resize(fits - 1);
+    chars.emplace_back("\xE2\x80\xA6");  // the ellipsis
+  }
+  float y = bottom_left.y - line * static_cast<float>(chars.size());
+  for (const std::string& c : chars) {
+    const float w = ImGui::CalcTextSize(c.c_str()).x;
+    draw->AddText(ImVec2(bottom_left.x + (line - w) * 0.5f, y), colour, c.c_str());
+    y += line;
+  }
+}
+
 
 HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, const HeatmapOptions& options) {
   HeatmapResult result;
@@ -57,7 +126,7 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
   const bool labels = options.show_labels && options.tokens && n > 0 && static_cast<int>(options.tokens->size()) >= n;
   const float title = options.show_axis_titles ? font * 1.4f : 0.0f;
   const float label_left = labels ? widest_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
-  const float label_top = labels ? widest_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
+  const float label_top = labels ? tallest_column_label(options.tokens, 7.0f * font) + font * 0.5f : 0.0f;
   HeatmapGeometry g = fit_heatmap(origin.x + title, origin.y + title, size.x - title, size.y - title, n, n,
                                   label_left, label_top, options.max_cell);
   result.geometry = g;
@@ -125,10 +194,9 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
       const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
       const ImU32 c = (i == token || i == result.hovered_row) ? outline : text_colour;
       draw->AddText(ImVec2(g.grid_x - ts.x - font * 0.3f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f), c, text.c_str());
-      const std::string key_text = fit_label((*options.tokens)[i], label_top - font * 0.4f);
       const ImU32 kc = (i == token || i == result.hovered_col) ? outline : text_colour;
-      add_vertical_text(draw, ImVec2(g.grid_x + i * g.cell + (g.cell - font) * 0.5f, g.grid_y - font * 0.3f), kc,
-                        key_text.c_str());
+      add_column_label(draw, ImVec2(g.grid_x + i * g.cell + (g.cell - font) * 0.5f, g.grid_y - font * 0.3f), kc,
+                       (*options.tokens)[i], label_top - font * 0.4f);
     }
   }
   if (options.show_axis_titles && options.key_title)

@@ -44,4 +44,10 @@ void colour_legend(const char* id, float height);
 // Text rotated by -90 degrees (reads bottom-up), anchored at its bottom-left corner.
 void add_vertical_text(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const char* text);
 
+// A column's label in at most `room` pixels above `bottom_left`, shortened with an ellipsis: Latin
+// text rotated to read bottom-up, but a label with Chinese, Japanese or Korean characters stands
+// upright, one character under the other, as such text is written vertically (a rotated 猫 reads as
+// a glyph on its side).
+void add_column_label(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const std::string& text, float room);
+
 }  // namespace headlab::ui

@@ -193,9 +193,16 @@ test('lesson 22 waits for a GPT-2 checkpoint, opens one from its goal box and ch
   await frames(page, 2);
   assert.equal(await page.evaluate(() => window.headlab.state().lesson.goal_met), false);
   assert.equal(await page.evaluate(() => window.headlab.widgetRect('lesson/open_checkpoint')), null, 'the note goes once a checkpoint is open');
-  // The learner picks L4H11 in the heads overview with the mouse.
-  const head = await page.evaluate(() => window.headlab.widgetRect('overview/head/4/11'));
-  assert.ok(head, 'L4H11 is drawn in the overview');
+  // The learner scrolls the heads overview down to layer 4 and picks L4H11 with the mouse.
+  const overview = await rectOf(page, 'overview');
+  let head = await page.evaluate(() => window.headlab.widgetRect('overview/head/4/11'));
+  for (let k = 0; k < 20 && head && head.y + head.height > overview.y + overview.height; ++k) {
+    await page.mouse.move(overview.x + overview.width / 2, overview.y + overview.height / 2);
+    await page.mouse.wheel(0, 60);
+    await frames(page, 2);
+    head = await page.evaluate(() => window.headlab.widgetRect('overview/head/4/11'));
+  }
+  assert.ok(head && head.y + head.height <= overview.y + overview.height, 'L4H11 is in view in the overview');
   await page.mouse.click(center(head).x, center(head).y);
   await page.waitForFunction(() => window.headlab.state().lesson.goal_met, null, { timeout: 10000 });
   await frames(page, 2);
