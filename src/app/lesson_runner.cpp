@@ -46,7 +46,7 @@ std::string show_me(Controller& controller) {
   const LessonList& lessons = lesson_list(controller);
   if (p.lesson < 0 || p.lesson >= static_cast<int>(lessons.size())) return "no lesson is open";
   const lessons::Step& step = lessons[p.lesson].steps[p.step];
-  if (lessons::find_goal(step.goal, lessons::GoalKind::checkpoint_head) && !is_checkpoint_model(controller.state().document.model)) {
+  if (lessons::waits_for_a_checkpoint(step.goal, controller.state().document.model)) {
     // The head it would select is in GPT-2, which only the learner can open: say how instead.
     controller.notify(NoticeLevel::info, "lesson_needs_checkpoint", {});
     return {};

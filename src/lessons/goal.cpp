@@ -201,6 +201,10 @@ bool asks_for_a_guess(const Goal& goal) {
   return false;
 }
 
+bool waits_for_a_checkpoint(const Goal& goal, const Model& model) {
+  return find_goal(goal, GoalKind::checkpoint_head) && !is_checkpoint_model(model);
+}
+
 const Goal* find_goal(const Goal& goal, GoalKind kind) {
   if (goal.kind == kind) return &goal;
   for (const Goal& child : goal.goals)

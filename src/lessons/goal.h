@@ -163,6 +163,9 @@ bool goal_met(const Goal& goal, const GoalView& view);
 // True when `goal` (or a goal inside it) reads only the head the learner selected: the step asks
 // for a guess, and the lab hides the labels that would give it away until it is met.
 bool asks_for_a_guess(const Goal& goal);
+// True when `goal` is about a head of a GPT-2 checkpoint and `model` is not one: the step waits
+// for the learner to open theirs (the panel says how; Show me cannot do it for them).
+bool waits_for_a_checkpoint(const Goal& goal, const Model& model);
 // The first goal of `kind` in `goal` (itself or inside all/any/not), or null. The panel shows a
 // training or probe goal's live number; a held-out goal's reading (a forward pass of 60 sentences)
 // is worth its cost only when the step has one.

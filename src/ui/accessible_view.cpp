@@ -26,7 +26,7 @@ json lesson_view(const app::AppState& state, const app::Resources& resources) {
   for (const lessons::GoalNumber& number : p.numbers)
     numbers.push_back(std::string(text.get(number.holds ? "a11y_holds" : "a11y_not_yet", language)) + ": " +
                       goal_number_text(number, resources, language));
-  if (lessons::find_goal(step.goal, lessons::GoalKind::checkpoint_head) && !is_checkpoint_model(state.document.model))
+  if (lessons::waits_for_a_checkpoint(step.goal, state.document.model))
     numbers.push_back(text.get("lesson_needs_checkpoint", language));
   json hints = json::array();
   for (int h = 0; h < p.hints_shown && h < static_cast<int>(step.hints.size()); ++h) hints.push_back(app::localized(step.hints[h], language));

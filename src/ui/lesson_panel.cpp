@@ -173,7 +173,7 @@ void step_view(PanelContext& context) {
     ImGui::TextWrapped("%s", line.c_str());
   }
   register_item(context.ui, "lesson/goal/numbers");
-  if (lessons::find_goal(step.goal, lessons::GoalKind::checkpoint_head) && !is_checkpoint_model(state.document.model)) {
+  if (lessons::waits_for_a_checkpoint(step.goal, state.document.model)) {
     // HeadLab ships no GPT-2: the step waits for the learner's own copy.
     ImGui::TextWrapped("%s", context.tr("lesson_needs_checkpoint"));
     open_checkpoint_button(context, "lesson/open_checkpoint");

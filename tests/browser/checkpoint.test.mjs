@@ -64,6 +64,14 @@ const makeFiles = `(list) => list.map(({ name, data }) => {
   return new File([bytes], name);
 })`;
 
+// Picks a test case's files in the file chooser that `open` (a click, or a call) brings up, and
+// waits until the lab shows its `layers` layers.
+async function openInChooser(page, open, name, layers) {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), open()]);
+  await chooser.setFiles([file(name, 'model.safetensors'), file(name, 'config.json')]);
+  await waitForCheckpoint(page, layers);
+}
+
 async function waitForCheckpoint(page, layers) {
   await page.waitForFunction((n) => { const s = window.headlab.state(); return s.checkpoint && s.layers.length === n; },
                              layers, { timeout: 30000 });
@@ -187,9 +195,7 @@ test('lesson 22 waits for a GPT-2 checkpoint, opens one from its goal box and ch
   await screenshot(page, 'lesson-22-needs-checkpoint-1280');
   const open = await page.evaluate(() => window.headlab.widgetRect('lesson/open_checkpoint'));
   assert.ok(open, 'the goal box offers the Open button');
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.mouse.click(center(open).x, center(open).y)]);
-  await chooser.setFiles([file('seven_layers_f16', 'model.safetensors'), file('seven_layers_f16', 'config.json')]);
-  await waitForCheckpoint(page, 7);
+  await openInChooser(page, () => page.mouse.click(center(open).x, center(open).y), 'seven_layers_f16', 7);
   await frames(page, 2);
   assert.equal(await page.evaluate(() => window.headlab.state().lesson.goal_met), false);
   assert.equal(await page.evaluate(() => window.headlab.widgetRect('lesson/open_checkpoint')), null, 'the note goes once a checkpoint is open');
@@ -213,9 +219,7 @@ test('lesson 22 waits for a GPT-2 checkpoint, opens one from its goal box and ch
 
 test('a checkpoint\'s pruning curve is measured by the loss on the text, with a progress bar, and applied with clicks', async () => {
   const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.evaluate(() => window.headlabCheckpoint.pick())]);
-  await chooser.setFiles([file('seven_layers_f16', 'model.safetensors'), file('seven_layers_f16', 'config.json')]);
-  await waitForCheckpoint(page, 7);
+  await openInChooser(page, () => page.evaluate(() => window.headlabCheckpoint.pick()), 'seven_layers_f16', 7);
   await click(page, 'tab/labels');
   await click(page, 'labels/pruning');
   await click(page, 'labels/pruning/measure');
