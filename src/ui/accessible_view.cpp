@@ -59,18 +59,19 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
   head["label"] = label_display_name(a.label, Words{resources, language}) +
                   format_text(text.get("a11y_confidence", language), a.label.confidence);
   head["explanation"] = app::explanation_text(a.label, resources, language);
-  // The roles closest to firing: each score against the threshold it must pass.
+  // The roles closest to firing, as the labels panel lists them: each score against the threshold
+  // it must pass, and whether a guard held a passing score back.
   const auto status = analysis::role_status(a.scores, resources.analysis.config);
-  std::vector<int> roles;
-  for (int r = 0; r < analysis::kRoleCount; ++r)
-    if (status[r].available) roles.push_back(r);
-  std::sort(roles.begin(), roles.end(), [&](int x, int y) {
-    return status[x].score / std::max(status[x].threshold, 1e-6f) > status[y].score / std::max(status[y].threshold, 1e-6f);
-  });
   json scores = json::array();
-  for (std::size_t i = 0; i < roles.size() && i < 3; ++i)
-    scores.push_back(format_text(text.get("a11y_score", language), app::localized(resources.role_names[roles[i]], language).c_str(),
-                               status[roles[i]].score, status[roles[i]].threshold));
+  for (analysis::Role role : analysis::roles_by_progress(status, a.label.role)) {
+    if (scores.size() == 3) break;
+    const analysis::RoleStatus& s = status[static_cast<int>(role)];
+    std::string line = format_text(text.get("a11y_score", language),
+                                   app::localized(resources.role_names[static_cast<int>(role)], language).c_str(), s.score, s.threshold);
+    if (a.label.is(role)) line += text.get("a11y_score_label", language);
+    else if (s.guard != analysis::RoleGuard::none) line += text.get("a11y_score_held_back", language);
+    scores.push_back(std::move(line));
+  }
   head["scores"] = std::move(scores);
   return head;
 }

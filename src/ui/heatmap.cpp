@@ -169,16 +169,19 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
         draw->AddText(ImVec2(g.grid_x + j * g.cell + (g.cell - ts.x) * 0.5f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f),
                       contrasting_text_u32(viridis(v)), buf);
       }
-  // Highlights: hovered cell, and the hovered/linked token's row and column.
+  // Highlights: hovered here, the row and the column under the pointer (that cell's query and key);
+  // else the token hovered in another view, its row and its column.
   const ImU32 outline = IM_COL32(255, 64, 160, 255);
   const float thick = std::max(1.5f, g.cell * 0.06f);
-  const int token = options.highlight_token;
-  if (token >= 0 && token < n) {
-    draw->AddRect(ImVec2(g.grid_x, g.grid_y + token * g.cell), ImVec2(g.grid_x + g.width(), g.grid_y + (token + 1) * g.cell),
+  const bool here = result.hovered_row >= 0;
+  const int row = here ? result.hovered_row : options.highlight_token;
+  const int column = here ? result.hovered_col : options.highlight_token;
+  if (row >= 0 && row < n)
+    draw->AddRect(ImVec2(g.grid_x, g.grid_y + row * g.cell), ImVec2(g.grid_x + g.width(), g.grid_y + (row + 1) * g.cell),
                   outline, 0, 0, thick * 0.7f);
-    draw->AddRect(ImVec2(g.grid_x + token * g.cell, g.grid_y), ImVec2(g.grid_x + (token + 1) * g.cell, g.grid_y + g.height()),
+  if (column >= 0 && column < n)
+    draw->AddRect(ImVec2(g.grid_x + column * g.cell, g.grid_y), ImVec2(g.grid_x + (column + 1) * g.cell, g.grid_y + g.height()),
                   outline, 0, 0, thick * 0.7f);
-  }
   if (result.hovered_row >= 0) {
     const ImVec2 a(g.grid_x + result.hovered_col * g.cell, g.grid_y + result.hovered_row * g.cell);
     draw->AddRect(a, ImVec2(a.x + g.cell, a.y + g.cell), IM_COL32(255, 255, 255, 255), 0, 0, thick);
@@ -192,9 +195,9 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
     for (int i = 0; i < n && label_font_fits; ++i) {
       const std::string text = fit_label((*options.tokens)[i], label_left - font * 0.4f);
       const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-      const ImU32 c = (i == token || i == result.hovered_row) ? outline : text_colour;
+      const ImU32 c = i == row ? outline : text_colour;
       draw->AddText(ImVec2(g.grid_x - ts.x - font * 0.3f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f), c, text.c_str());
-      const ImU32 kc = (i == token || i == result.hovered_col) ? outline : text_colour;
+      const ImU32 kc = i == column ? outline : text_colour;
       add_column_label(draw, ImVec2(g.grid_x + i * g.cell + (g.cell - font) * 0.5f, g.grid_y - font * 0.3f), kc,
                        (*options.tokens)[i], label_top - font * 0.4f);
     }

@@ -61,10 +61,14 @@ void open_highlighted_views(const app::AppState& state, const app::Resources& re
       p.step >= static_cast<int>(resources.lessons[p.lesson].steps.size()))
     return;
   const auto starts = [](const std::string& id, const char* prefix) { return id.rfind(prefix, 0) == 0; };
+  bool tab_opened = false;  // a step naming several matrices starts on the first
   for (const std::string& id : resources.lessons[p.lesson].steps[p.step].highlight) {
     if (starts(id, ids::kPruningSection)) ui.reveal_pruning = true;
     app::WeightMatrix matrix{};
-    if (editor_tab_matrix(id, matrix)) ui.editor_matrix = matrix;
+    if (!tab_opened && editor_tab_matrix(id, matrix)) {
+      ui.editor_matrix = matrix;
+      tab_opened = true;
+    }
     if (starts(id, "labels")) ui.side = SidePanel::labels;
     else if (starts(id, "editor")) ui.side = SidePanel::weights;
     else if (starts(id, "train/")) ui.detail = DetailView::training;

@@ -52,10 +52,13 @@ std::string gold_text(const analysis::GoldStatus& gold, const Words& words) {
   return words("labels_gold_none");
 }
 
-void score_bar(const char* name, float value, float threshold, bool primary, float width, const char* unscored) {
+// One role's score as a bar with its threshold marked; `note` (a guard that held a passing score
+// back) follows the number, in a column `note_w` wide that every bar of the list leaves free.
+void score_bar(const char* name, float value, float threshold, bool primary, float width, const char* unscored,
+               const char* note, float note_w) {
   const float font = ImGui::GetFontSize();
   const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float label_w = font * 6.8f, bar_w = std::max(font * 3.0f, width - label_w - font * 3.2f), h = font * 0.9f;
+  const float label_w = font * 6.8f, bar_w = std::max(font * 3.0f, width - label_w - font * 3.2f - note_w), h = font * 0.9f;
   ImDrawList* draw = ImGui::GetWindowDrawList();
   draw->AddText(p, primary ? ImGui::GetColorU32(ImGuiCol_CheckMark) : ImGui::GetColorU32(ImGuiCol_Text), name);
   const ImVec2 a(p.x + label_w, p.y + (font - h) * 0.5f + 1);
@@ -65,6 +68,7 @@ void score_bar(const char* name, float value, float threshold, bool primary, flo
     char text[16];
     std::snprintf(text, sizeof text, "%.2f", value);
     draw->AddText(ImVec2(a.x + bar_w + font * 0.3f, p.y), ImGui::GetColorU32(ImGuiCol_Text), text);
+    if (*note) draw->AddText(ImVec2(a.x + bar_w + font * 2.4f, p.y), IM_COL32(255, 176, 64, 255), note);
   } else {
     draw->AddText(ImVec2(a.x + font * 0.3f, p.y), ImGui::GetColorU32(ImGuiCol_TextDisabled), unscored);
   }
@@ -101,20 +105,28 @@ void label_details(PanelContext& context, const analysis::HeadAnalysis& a, int l
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(app::explanation_text(a.label, words.resources, words.language).c_str());
   ImGui::PopTextWrapPos();
-  if (a.label.mixed() && !a.label.runners_up.empty()) {
-    std::string runners;
-    for (std::size_t i = 0; i < a.label.runners_up.size() && i < 3; ++i)
-      runners += (i ? ", " : "") + role_display_name(a.label.runners_up[i], words);
-    ImGui::TextDisabled(words("labels_closest"), runners.c_str());
-  } else {
-    ImGui::TextDisabled(words("labels_confidence"), a.label.confidence, a.label.strict ? words("labels_strict") : "");
-  }
+  if (!a.label.mixed()) ImGui::TextDisabled(words("labels_confidence"), a.label.confidence, a.label.strict ? words("labels_strict") : "");
+  // The three roles closest to firing, the rest on request: twelve bars hide the few that matter.
   const analysis::LabelConfig& config = context.resources().analysis.config;
-  for (int r = 0; r < analysis::kRoleCount; ++r) {
-    const auto role = static_cast<analysis::Role>(r);
-    const bool primary = a.label.is(role);
-    score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role),
-              role_threshold(config, role), primary, width, unscored_text(role, words));
+  const auto status = analysis::role_status(a.scores, config);
+  std::vector<analysis::Role> order = analysis::roles_by_progress(status, a.label.role);
+  for (int r = 0; r < analysis::kRoleCount; ++r)  // unscored roles last, as "n/a"
+    if (!status[r].available) order.push_back(static_cast<analysis::Role>(r));
+  const float note_w = ImGui::CalcTextSize(words("labels_held_back")).x + ImGui::GetFontSize() * 0.4f;
+  const auto bar = [&](analysis::Role role) {
+    const int r = static_cast<int>(role);
+    // The head's own threshold where the role has one per head (local, syntactic), else the config's.
+    const float threshold = status[r].available && status[r].threshold < 1.0f ? status[r].threshold : role_threshold(config, role);
+    score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role), threshold,
+              a.label.is(role), width, unscored_text(role, words),
+              status[r].guard != analysis::RoleGuard::none ? words("labels_held_back") : "", note_w);
+  };
+  constexpr std::size_t kTopRoles = 3;
+  ImGui::TextDisabled("%s", words("labels_top_roles"));
+  for (std::size_t i = 0; i < order.size() && i < kTopRoles; ++i) bar(order[i]);
+  if (order.size() > kTopRoles && ImGui::TreeNode(with_id(format_text(words("labels_all_roles"), static_cast<int>(order.size())).c_str(), "all_roles").c_str())) {
+    for (std::size_t i = kTopRoles; i < order.size(); ++i) bar(order[i]);
+    ImGui::TreePop();
   }
   if (const app::HeldOutReading* held_out = held_out_reading(context)) {
     // The same labeller as the Training tab's timeline: after "Use in lab" this is its last entry.
@@ -152,7 +164,9 @@ void head_card(PanelContext& context, int l, int h, float width) {
     } else {
       label_details(context, a, l, h, width);
     }
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled(words("labels_importance"), a.importance);
+    ImGui::PopTextWrapPos();
     bool p = pruned;
     if (ImGui::Checkbox(with_id(words("labels_pruned"), "pruned").c_str(), &p))
       context.actions.emit(app::SetPruned{l, h, p});
@@ -166,8 +180,11 @@ void head_card(PanelContext& context, int l, int h, float width) {
 // The largest Jensen-Shannon distance (natural log): sqrt(ln 2), for attention on disjoint tokens.
 constexpr float kMaxJsDistance = 0.8326f;
 
-// The redundancy matrix's scale, read like the heatmaps' (dark = 0): 0 = identical attention,
-// bright = disjoint.
+// How alike two heads attend, for colour: 1 for identical attention, 0 for disjoint. Bright means
+// alike, as bright means "more" in every other view of the lab.
+float similarity(float js_distance) { return 1.0f - std::clamp(js_distance / kMaxJsDistance, 0.0f, 1.0f); }
+
+// The redundancy matrix's scale: bright (top) = identical attention, dark (bottom) = disjoint.
 void redundancy_legend(const Words& words, float height) {
   const float font = ImGui::GetFontSize();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -177,7 +194,7 @@ void redundancy_legend(const Words& words, float height) {
   for (int s = 0; s < kSteps; ++s) {
     const float t0 = static_cast<float>(s) / kSteps, t1 = static_cast<float>(s + 1) / kSteps;
     draw->AddRectFilled(ImVec2(origin.x, top + (bottom - top) * t0), ImVec2(origin.x + bar_w, top + (bottom - top) * t1 + 0.5f),
-                        viridis_u32((t0 + t1) * 0.5f));
+                        viridis_u32(1.0f - (t0 + t1) * 0.5f));
   }
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const std::string identical = format_text(words("labels_redundancy_identical"), 0.0f);
@@ -196,14 +213,16 @@ void redundancy_matrix(PanelContext& context, int l, float width) {
   const float font = ImGui::GetFontSize();
   const float cell = std::min(font * 1.6f, (width - font * 2.0f) / h);
   const Words words = context.words();
+  ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", words("labels_redundancy"));
+  ImGui::PopTextWrapPos();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (int a = 0; a < h; ++a)
     for (int b = 0; b < h; ++b) {
       const float d = la.redundancy(a, b);
       const ImVec2 c0(p.x + font * 1.5f + b * cell, p.y + a * cell);
-      draw->AddRectFilled(c0, ImVec2(c0.x + cell - 1, c0.y + cell - 1), viridis_u32(std::min(1.0f, d / kMaxJsDistance)));
+      draw->AddRectFilled(c0, ImVec2(c0.x + cell - 1, c0.y + cell - 1), viridis_u32(similarity(d)));
     }
   for (int a = 0; a < h; ++a) {
     char t[12];  // any int

@@ -267,8 +267,10 @@ void draw_lesson_panel(PanelContext& context, float width, float height) {
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - ImGui::GetFontSize() * 5.5f));
   language_toggle(context);
   if (ImGui::BeginPopup("lesson_list")) {
+    TallItems tall;
     // As wide as the longest title, but never wider than the screen.
     lesson_list(context, ImGui::GetMainViewport()->WorkSize.x - 2.0f * (ImGui::GetStyle().WindowPadding.x + ImGui::GetFontSize()));
+    tall.end();
     ImGui::EndPopup();
   }
   ImGui::Separator();
@@ -287,19 +289,31 @@ void draw_lesson_highlights(PanelContext& context) {
   ImDrawList* draw = ImGui::GetForegroundDrawList();
   const float pulse = 0.55f + 0.45f * std::sin(static_cast<float>(ImGui::GetTime()) * 4.0f);
   const ImU32 colour = IM_COL32(255, 190, 64, static_cast<int>(90 + 165 * pulse));
-  // A cell the text names is on the matrix whose tab the step highlights: on another matrix the
-  // same row and column are a different weight, so only the tab is marked until the learner switches.
-  bool other_matrix = false;
+  // A step may name several matrices, each tab followed by its cells ("editor/tab/W_Q",
+  // "editor/cell/4/0", "editor/tab/W_K", "editor/cell/5/0"). On one of them, its tab and cells
+  // pulse and the other tabs get a still outline (still to visit); elsewhere every tab pulses and
+  // no cell does, as the same row and column on another matrix are a different weight.
+  const ImU32 still = IM_COL32(255, 190, 64, 110);
+  bool on_a_named_matrix = false;
   for (const std::string& id : step.highlight) {
     app::WeightMatrix named{};
-    if (editor_tab_matrix(id, named)) other_matrix = named != context.ui.editor_matrix;
+    if (editor_tab_matrix(id, named) && named == context.ui.editor_matrix) on_a_named_matrix = true;
   }
+  bool cells_are_current = true;  // cells before any tab belong to the matrix shown
   for (const std::string& id : step.highlight) {
-    if (other_matrix && id.rfind(ids::kEditorCell, 0) == 0) continue;
+    app::WeightMatrix named{};
+    const bool tab = editor_tab_matrix(id, named);
+    if (tab) cells_are_current = named == context.ui.editor_matrix;
+    const bool cell = id.rfind(ids::kEditorCell, 0) == 0;
+    if (cell && !cells_are_current) continue;
     const auto it = context.ui.widget_rects.find(id);
     if (it == context.ui.widget_rects.end()) continue;
-    const Rect& r = it->second;
-    draw->AddRect(ImVec2(r.x - 3, r.y - 3), ImVec2(r.x + r.w + 3, r.y + r.h + 3), colour, 5.0f, 0, 3.0f);
+    const Rect r = it->second;  // a copy: registering the frame below may grow the map
+    const bool quiet = tab && on_a_named_matrix && !cells_are_current;
+    draw->AddRect(ImVec2(r.x - 3, r.y - 3), ImVec2(r.x + r.w + 3, r.y + r.h + 3), quiet ? still : colour, 5.0f, 0, quiet ? 2.0f : 3.0f);
+    // Which frames pulse, for tests and the accessibility mirror to read.
+    register_rect(context.ui, std::string(quiet ? ids::kHighlightStill : ids::kHighlightPulse) + id, ImVec2(r.x, r.y),
+                  ImVec2(r.x + r.w, r.y + r.h));
   }
 }
 

@@ -18,10 +18,10 @@ namespace headlab::ui {
 namespace {
 
 // An ImGui::Combo item list ("a\0b\0\0") of the texts under `keys`, in the learner's language.
-std::string combo_items(const PanelContext& context, std::initializer_list<const char*> keys) {
-  std::string items;
-  for (const char* key : keys) items.append(context.tr(key)).push_back('\0');
-  return items;  // c_str() adds the closing '\0'
+std::vector<std::string> combo_items(const PanelContext& context, std::initializer_list<const char*> keys) {
+  std::vector<std::string> items;
+  for (const char* key : keys) items.emplace_back(context.tr(key));
+  return items;
 }
 
 // A checkpoint keeps the shape of its weights: what it is, the causal mask (GPT-2 is causal; off, a
@@ -101,9 +101,8 @@ void draw_model_controls(PanelContext& context) {
   // The combo lists the embeddings in the enum's order.
   int embedding = static_cast<int>(model.embedding);
   ImGui::SetNextItemWidth(font * 8.0f);
-  const std::string embeddings =
-      combo_items(context, {"model_embedding_named", "model_embedding_random", "model_embedding_symbols"});
-  if (ImGui::Combo(with_id(context.tr("model_embedding"), "embedding").c_str(), &embedding, embeddings.c_str()))
+  if (choice_combo(with_id(context.tr("model_embedding"), "embedding").c_str(), embedding,
+                   combo_items(context, {"model_embedding_named", "model_embedding_random", "model_embedding_symbols"})))
     actions.emit(app::SetEmbedding{static_cast<Embedding>(embedding)});
   item_tooltip(context.tr("model_embedding_tip"));
   if (model.embedding == Embedding::symbols) {
@@ -125,9 +124,8 @@ void draw_model_controls(PanelContext& context) {
   flow_same_line(font * 12.0f);
   int positional = static_cast<int>(model.positional);
   ImGui::SetNextItemWidth(font * 7.0f);
-  const std::string positionals =
-      combo_items(context, {"model_positions_sinusoidal", "model_positions_learned", "model_positions_none"});
-  if (ImGui::Combo(with_id(context.tr("model_positions"), "positions").c_str(), &positional, positionals.c_str()))
+  if (choice_combo(with_id(context.tr("model_positions"), "positions").c_str(), positional,
+                   combo_items(context, {"model_positions_sinusoidal", "model_positions_learned", "model_positions_none"})))
     actions.emit(app::SetPositional{static_cast<Positional>(positional)});
   item_tooltip(context.tr("model_positions_tip"));
   flow_same_line(font * 7.0f);
@@ -137,8 +135,8 @@ void draw_model_controls(PanelContext& context) {
   item_tooltip(context.tr("model_residual_tip"));
   flow_same_line(font * 8.0f);
   ImGui::SetNextItemWidth(font * 5.0f);
-  const std::string norms = combo_items(context, {"model_norm_none", "model_norm_pre", "model_norm_post"});
-  layer_changed |= ImGui::Combo(with_id(context.tr("model_norm"), "norm").c_str(), &norm, norms.c_str());
+  layer_changed |= choice_combo(with_id(context.tr("model_norm"), "norm").c_str(), norm,
+                                combo_items(context, {"model_norm_none", "model_norm_pre", "model_norm_post"}));
   item_tooltip(context.tr("model_norm_tip"));
   flow_same_line(font * 4.5f);
   layer_changed |= ImGui::Checkbox(with_id(context.tr("model_ffn"), "ffn").c_str(), &ffn);

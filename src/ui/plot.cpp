@@ -86,7 +86,30 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
   y_max += (y_max - y_min) * 0.05f;
   const float x_min = options.x_min;
 
-  const ImVec2 a(origin.x + font * 2.4f, origin.y + font * 0.5f);               // plot area, top left
+  // Header: the y axis title, then one legend entry per named series, wrapped into rows.
+  struct LegendEntry {
+    ImVec2 at;
+    const PlotSeries* series;
+  };
+  std::vector<LegendEntry> legend;
+  const float row_h = font * 1.15f, gap = font * 0.9f, right = origin.x + size.x - font * 0.6f;
+  float cursor_x = origin.x + font * 0.3f, cursor_y = origin.y + font * 0.15f;
+  const bool has_y_label = options.y_label && *options.y_label;
+  if (has_y_label) cursor_x += ImGui::CalcTextSize(options.y_label).x + gap;
+  for (const PlotSeries& s : series) {
+    if (!s.name || !*s.name) continue;  // a series that shares another's legend entry
+    const float w = font + ImGui::CalcTextSize(s.name).x;
+    if (cursor_x + w > right && cursor_x > origin.x + font * 0.3f) {
+      cursor_x = origin.x + font * 0.3f;
+      cursor_y += row_h;
+    }
+    legend.push_back({ImVec2(cursor_x, cursor_y), &s});
+    cursor_x += w + gap;
+  }
+  const bool has_header = has_y_label || !legend.empty();
+  const float header_h = has_header ? cursor_y + row_h - origin.y : 0.0f;
+
+  const ImVec2 a(origin.x + font * 2.4f, origin.y + header_h + font * 0.5f);    // plot area, top left
   const ImVec2 b(origin.x + size.x - font * 0.6f, origin.y + size.y - font * 1.5f);  // bottom right
   if (b.x - a.x < font * 2 || b.y - a.y < font * 2) return hovered;
   const auto to_screen = [&](float x, float y) {
@@ -106,6 +129,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
   const float title_x = b.x - ImGui::CalcTextSize(options.x_label).x;
   draw->AddText(ImVec2(title_x, b.y + font * 0.2f), label, options.x_label);
   for (float t : nice_ticks(x_min, x_max, std::max(2, static_cast<int>((b.x - a.x) / (font * 4.0f))))) {
+    if (options.whole_x && t != std::floor(t)) continue;
     const float x = to_screen(t, y_min).x;
     draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), grid);
     format_tick(text, sizeof text, t);
@@ -124,7 +148,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     const ImU32 colour = ImGui::GetColorU32(ImGuiCol_PlotHistogram);
     draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), colour, 2.0f);
     const float w = ImGui::CalcTextSize(options.mark_label).x;
-    // Left of the line (the legend sits top right), unless it would leave the plot.
+    // Left of the line, unless it would leave the plot.
     const float text_x = x - font * 0.3f - w > a.x ? x - font * 0.3f - w : x + font * 0.3f;
     draw->AddText(ImVec2(text_x, a.y + font * 0.1f), colour, options.mark_label);
   }
@@ -153,15 +177,12 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
   }
   draw->PopClipRect();
 
-  // Legend, top right.
-  float legend_y = a.y + font * 0.2f;
-  for (const PlotSeries& s : series) {
-    if (!s.name || !*s.name) continue;  // a series that shares another's legend entry
-    const float w = ImGui::CalcTextSize(s.name).x;
-    const ImVec2 p(b.x - w - font * 1.2f, legend_y);
-    draw->AddRectFilled(ImVec2(p.x, p.y + font * 0.3f), ImVec2(p.x + font * 0.8f, p.y + font * 0.7f), s.colour);
-    draw->AddText(ImVec2(p.x + font, p.y), ImGui::GetColorU32(ImGuiCol_Text), s.name);
-    legend_y += font * 1.1f;
+  if (has_y_label) draw->AddText(ImVec2(origin.x + font * 0.3f, origin.y + font * 0.15f), label, options.y_label);
+  for (const LegendEntry& entry : legend) {
+    const ImVec2 p = entry.at;
+    if (entry.series->markers) draw->AddCircleFilled(ImVec2(p.x + font * 0.4f, p.y + font * 0.5f), font * 0.22f, entry.series->colour);
+    else draw->AddRectFilled(ImVec2(p.x, p.y + font * 0.4f), ImVec2(p.x + font * 0.8f, p.y + font * 0.6f), entry.series->colour);
+    draw->AddText(ImVec2(p.x + font, p.y), ImGui::GetColorU32(ImGuiCol_Text), entry.series->name);
   }
 
   if (hovered) {

@@ -19,6 +19,7 @@ struct PlotSeries {
 
 struct PlotOptions {
   const char* x_label = "step";
+  const char* y_label = "";     // what the y axis measures, written above it ("held-out loss")
   float x_min = 0.0f;        // the x axis spans at least [x_min, x_max_at_least]
   float x_max_at_least = 1.0f;
   bool y_from_zero = true;   // losses: the y axis starts at 0 so falling curves compare honestly
@@ -26,6 +27,7 @@ struct PlotOptions {
   float mark_x = -1.0f;         // >= 0: a labelled vertical line at this step (the phase change)
   const char* mark_label = "";
   float guide_y = -1.0f;        // >= 0: a dashed horizontal line at this value (a threshold)
+  bool whole_x = false;         // x counts things (heads): no ticks between whole numbers
 };
 
 // About `target` round tick values (steps of 1, 2 or 5 x 10^k) within [lo, hi].
@@ -34,7 +36,8 @@ std::vector<float> nice_ticks(float lo, float hi, int target);
 // skipping non-finite values; out[i] is NaN for a slice with none.
 void bucket_means(const float* values, int count, int buckets, std::vector<float>& out);
 
-// Draws the plot into a `size` box at the cursor. Returns true while hovered.
+// Draws the plot into a `size` box at the cursor: the y axis title and the legend in rows above
+// the data (wrapping as the width asks), so neither covers a curve. Returns true while hovered.
 bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 size, const PlotOptions& options = {});
 
 }  // namespace headlab::ui

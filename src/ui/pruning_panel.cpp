@@ -113,8 +113,9 @@ void draw_pruning_curve(PanelContext& context, float width) {
   options.x_max_at_least = static_cast<float>(steps);
   options.mark_x = static_cast<float>(k);
   options.mark_label = "";
-  ImGui::TextUnformatted(measure_text(curve.measure, words));
-  line_plot("pruning", series, ImVec2(width, font * 11.0f), options);
+  options.y_label = measure_text(curve.measure, words);
+  options.whole_x = true;
+  line_plot("pruning", series, ImVec2(std::min(width, ImGui::GetContentRegionAvail().x), font * 11.0f), options);
   register_item(ui, ids::kPruningPlot);
 
   ImGui::SetNextItemWidth(std::min(width * 0.5f, font * 10.0f));

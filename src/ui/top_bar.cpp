@@ -78,8 +78,10 @@ void draw_top_bar(PanelContext& context) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(examples_width);
   if (ImGui::BeginCombo("##examples", examples_name, ImGuiComboFlags_HeightLarge)) {
+    TallItems tall;
     for (const std::string& example : context.example_sentences)
       if (ImGui::Selectable(example.c_str(), example == text)) actions.emit(app::SetText{example});
+    tall.end();
     ImGui::EndCombo();
   }
   register_item(ui, ids::kExamples);
@@ -136,6 +138,7 @@ void draw_top_bar(PanelContext& context) {
         {"top_export_model_json", "export/model_json", ExportKind::model_json},
         {"top_export_share_link", "export/share_link", ExportKind::share_link},
         {"top_export_import", "export/import", ExportKind::import_file}};
+    TallItems tall;
     for (const Choice& choice : kChoices) {
       if (ImGui::MenuItem(with_id(context.tr(choice.label_key), choice.id).c_str())) {
         ui.pending_export = choice.kind;
@@ -147,6 +150,7 @@ void draw_top_bar(PanelContext& context) {
       }
       register_item(ui, choice.id);
     }
+    tall.end();
     ImGui::EndPopup();
   }
   ImGui::SameLine(0, 2);

@@ -117,7 +117,8 @@ void draw_status(const app::TrainingSession& session, const Words& t) {
     return;
   }
   int roles = 0;
-  for (const app::HeadRole& role : session.timeline().back().heads) roles += !role.label.mixed();
+  for (const app::HeadRole& role : session.timeline().back().heads)
+    roles += !role.label.mixed() && !role.label.is(analysis::Role::broad);  // broad: the blur it starts with
   ImGui::Text(t("train_status"), steps, training::mean_recent_loss(trainer, 50), trainer.loss_history().front());
   char role_count[96];
   std::snprintf(role_count, sizeof role_count, t("train_roles"), roles, static_cast<int>(session.timeline().back().heads.size()));
@@ -197,6 +198,7 @@ void draw_training_heads(const app::TrainingSession& session, PanelContext& cont
   ImGui::SetNextItemWidth(width);
   const std::string current = session.snapshot_input_text(snapshot.input);
   if (ImGui::BeginCombo("##train_input", current.c_str())) {
+    TallItems tall;
     const int shown = std::min(session.snapshot_input_count(), 20);
     for (int i = 0; i < shown; ++i) {
       ImGui::PushID(i);
@@ -204,6 +206,7 @@ void draw_training_heads(const app::TrainingSession& session, PanelContext& cont
         context.actions.emit(app::SetTrainingInput{i});
       ImGui::PopID();
     }
+    tall.end();
     ImGui::EndCombo();
   }
   register_item(ui, ids::kTrainHeadsInput);
@@ -284,6 +287,7 @@ void draw_progress(const app::TrainingSession& session, PanelContext& context, L
                       t("train_loss_repeat"), true});
   PlotOptions options;
   options.x_label = t("train_step_axis");
+  options.y_label = t("train_loss_axis");
   options.x_max_at_least = 3000.0f;
   const int phase_change = session.phase_change_step();
   char mark[64];
@@ -302,6 +306,7 @@ void draw_progress(const app::TrainingSession& session, PanelContext& context, L
     help_marker(t("train_prefix_help"));
     PlotOptions scores = options;
     scores.x_label = t("train_step_axis");
+    scores.y_label = t("train_score_axis");
     scores.y_max_at_least = 1.0f;
     scores.guide_y = training::kInductionFormedScore;
     head_score_plot("prefix", session, false, [](const training::InductionHeadScores& s) { return s.prefix_matching; },

@@ -102,6 +102,8 @@ void draw_experiment(const app::TrainingSession& session, PanelContext& context,
     if (run.done) seed_x.push_back(static_cast<float>(run.heads)), seed_losses.push_back(run.held_out_loss);
   PlotOptions options;
   options.x_label = t("train_experiment_axis");
+  options.y_label = t("train_experiment_y_axis");
+  options.whole_x = true;
   options.x_min = 0.0f;
   options.x_max_at_least = 8.5f;
   options.y_from_zero = false;
@@ -149,6 +151,7 @@ void draw_training_comparison(const app::TrainingSession& session, PanelContext&
     const std::vector<float>& b = c->one.loss_history();
     PlotOptions options;
     options.x_label = t("train_step_axis");
+    options.y_label = t("train_loss_axis");
     options.x_max_at_least = static_cast<float>(app::kComparisonTargetSteps);
     line_plot("compare", {{a.data(), nullptr, static_cast<int>(a.size()), kTrainColour, many_name},
                           {b.data(), nullptr, static_cast<int>(b.size()), kHeldOutColour, one_name}},

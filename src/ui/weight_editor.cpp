@@ -34,6 +34,7 @@ void line_menu(PanelContext& context, const app::MatrixRef& ref, app::Axis axis,
   const bool is_row = axis == app::Axis::row;
   const Eigen::Index length = is_row ? m.cols() : m.rows();
   ImGui::TextDisabled(is_row ? context.tr("editor_row_n") : context.tr("editor_column_n"), index);
+  TallItems tall;
   const auto scale = [&](double factor) {
     actions.emit(app::ScaleLine{ref.layer, ref.head, ref.which, axis, index, factor});
   };
@@ -134,6 +135,7 @@ void preset_menu(PanelContext& context, int layer, int head) {
   const app::Language language = context.state().progress.language;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::BeginCombo("##preset", context.tr("editor_presets"), ImGuiComboFlags_HeightLarge)) {
+    TallItems tall;
     for (const Preset& preset : context.presets) {
       if (ImGui::Selectable(app::localized(preset.name, language).c_str()))
         context.actions.emit(app::ApplyPreset{layer, head, preset.id});
@@ -146,6 +148,7 @@ void preset_menu(PanelContext& context, int layer, int head) {
       }
       register_item(context.ui, "editor/preset/" + preset.id);
     }
+    tall.end();
     ImGui::EndCombo();
   }
   register_item(context.ui, ids::kPresetCombo);

@@ -38,6 +38,9 @@ inline constexpr const char* kEditorCell = "editor/cell";      // + "/row/col"
 inline constexpr const char* kEditorTab = "editor/tab";        // + "/W_Q" ...
 inline constexpr const char* kEditorTabs[4] = {"editor/tab/W_Q", "editor/tab/W_K", "editor/tab/W_V", "editor/tab/W_O"};
 inline constexpr const char* kPresetCombo = "editor/preset";
+// A lesson step's frames as drawn this frame: + the framed widget's id ("highlight/pulse/editor/tab/W_K").
+inline constexpr const char* kHighlightPulse = "highlight/pulse/";
+inline constexpr const char* kHighlightStill = "highlight/still/";
 inline constexpr const char* kEditorPruned = "editor/pruned";  // the selected head's "pruned" checkbox
 inline constexpr const char* kLabels = "labels";
 inline constexpr const char* kLabelsHeldOut = "labels/held_out";       // + "/layer/head": a trained head's held-out label

@@ -184,4 +184,37 @@ bool has_cjk_character(const std::string& utf8) {
   return found;
 }
 
+TallItems::TallItems() {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // A selectable covers the spacing around it, so this spacing makes each item a frame tall.
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing,
+                      ImVec2(style.ItemSpacing.x, std::max(style.ItemSpacing.y, ImGui::GetFrameHeight() - ImGui::GetTextLineHeight())));
+}
+
+void TallItems::end() {
+  if (pushed_) ImGui::PopStyleVar();
+  pushed_ = false;
+}
+
+bool choice_combo(const char* label, int& current, const std::vector<std::string>& names) {
+  const int count = static_cast<int>(names.size());
+  const char* preview = current >= 0 && current < count ? names[current].c_str() : "";
+  if (!ImGui::BeginCombo(label, preview)) return false;
+  bool changed = false;
+  {
+    TallItems tall;
+    for (int i = 0; i < count; ++i) {
+      ImGui::PushID(i);
+      if (ImGui::Selectable(names[i].c_str(), i == current) && i != current) {
+        current = i;
+        changed = true;
+      }
+      if (i == current) ImGui::SetItemDefaultFocus();
+      ImGui::PopID();
+    }
+  }
+  ImGui::EndCombo();
+  return changed;
+}
+
 }  // namespace headlab::ui

@@ -1,6 +1,7 @@
 #pragma once
 // Small reusable widgets: help marker, splitter, registered widget rectangles, tooltips.
 #include <string>
+#include <vector>
 
 #include "imgui.h"
 #include "ui/ui_state.h"
@@ -39,6 +40,24 @@ inline constexpr const char* kLanguageButtonChinese = "\xE4\xB8\xAD\xE6\x96\x87"
 bool editor_tab_matrix(const std::string& id, app::WeightMatrix& matrix);
 // A small coloured pill with text (labels).
 void badge(const char* text, ImU32 background, ImU32 foreground);
+
+// Made inside a popup, combo or menu: its items as tall as a button, with no gap between them, so a
+// finger can pick one (the theme pads buttons to 40 px on touch screens). end() (or leaving the
+// scope) restores the spacing; call it before EndPopup/EndCombo, which check the style stack.
+class TallItems {
+ public:
+  TallItems();
+  ~TallItems() { end(); }
+  void end();
+  TallItems(const TallItems&) = delete;
+  TallItems& operator=(const TallItems&) = delete;
+
+ private:
+  bool pushed_ = true;
+};
+// A combo box of `names` (already in the learner's language) whose list items are TallItems.
+// Returns true when the choice changed.
+bool choice_combo(const char* label, int& current, const std::vector<std::string>& names);
 
 }  // namespace headlab::ui
 

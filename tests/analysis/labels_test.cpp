@@ -257,6 +257,51 @@ TEST_F(LabelsTest, MixedHeadsListTheRunnersUp) {
   EXPECT_EQ(zh.find('{'), std::string::npos) << zh;
 }
 
+// A closest role whose score passes but a guard does not: the explanation says which guard, in
+// both languages, instead of a "needs" the score already meets.
+TEST_F(LabelsTest, AMixedHeadWhoseClosestRolePassesSaysWhatHeldItBack) {
+  struct Case {
+    const char* name;
+    Matrix logits;
+    Role closest;             // the role listed first, passing but held back
+    RoleGuard guard;          // what held it back
+    const char* explanation_id;
+    RoleGuard syntactic;      // what held the syntactic role back
+  };
+  // "sleeps" (6) leans towards its subject "dog" (1), a little: the right word, too little weight;
+  // the other words split between themselves and the word before.
+  Matrix weak = logits_where(8, 4.0f, [](int i, int j) { return i != 6 && (j == i || j == i - 1); });
+  weak(6, 1) = 1.0f;
+  const std::vector<Case> cases = {
+      {"weak", weak, Role::syntactic, RoleGuard::weak_partner, "mixed_weak_partner", RoleGuard::weak_partner},
+      // Every word on "dog": the verb finds its subject, but so does everything else; and the
+      // second "the" looks at what followed the first, "dog", as every word does.
+      {"sink", logits_where(8, 12.0f, [](int i, int j) { return j == 1 && i != 1; }), Role::induction,
+       RoleGuard::shared_keys, "mixed_shared_keys", RoleGuard::sink},
+  };
+  const app::Resources& app_resources = app::test_resources();
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Document doc = explicit_document(kDogBall, 1);
+    set_logits(doc, 0, c.logits);
+    const LabRun r = run(doc);
+    const HeadAnalysis& head = r.head(0, 0);
+    const auto status = role_status(head.scores, resources().config);
+    ASSERT_TRUE(head.label.mixed()) << head.label.text() << ": " << head.label.explanation;
+    EXPECT_EQ(roles_by_progress(status, head.label.role).front(), c.closest) << "the lab lists it first";
+    const RoleStatus& closest = status[static_cast<int>(c.closest)];
+    EXPECT_GE(closest.score, closest.threshold) << "the score passes";
+    EXPECT_FALSE(closest.fires);
+    EXPECT_EQ(closest.guard, c.guard);
+    EXPECT_EQ(status[static_cast<int>(Role::syntactic)].guard, c.syntactic);
+    EXPECT_EQ(head.label.explanation_id, std::string(c.explanation_id)) << head.label.explanation;
+    EXPECT_NE(head.label.explanation.find("held back"), std::string::npos) << head.label.explanation;
+    const std::string zh = app::explanation_text(head.label, app_resources, app::Language::zh);
+    EXPECT_NE(zh.find("\xE6\xB2\xA1\xE6\x9C\x89\xE9\x80\x9A\xE8\xBF\x87"), std::string::npos) << zh;  // "没有通过"
+    EXPECT_EQ(zh.find('{'), std::string::npos) << zh;
+  }
+}
+
 TEST_F(LabelsTest, LocalWindowIsAnOption) {
   std::vector<std::string> tokens;
   for (int i = 0; i < 24; ++i) tokens.push_back("w" + std::to_string(i));

@@ -40,6 +40,7 @@ TEST(TrainingSession, StepsSampleTheTimelineAndTheLossFalls) {
   EXPECT_EQ(session.timeline()[0].heads.size(), 8u);  // 2 layers x 4 heads
   // Fresh heads attend almost evenly: no role yet but the lab's catch-all "broad".
   for (const HeadRole& role : session.timeline()[0].heads) EXPECT_TRUE(role.label.is(analysis::Role::broad) || role.label.mixed()) << role.label.text();
+  EXPECT_EQ(session.reading().distinct_roles, 0) << "the blur every fresh head starts with is no learned role";
   session.step(300);
   EXPECT_EQ(session.trainer()->steps_done(), 300);
   ASSERT_EQ(session.timeline().size(), 4u);

@@ -49,8 +49,22 @@ test('lesson 3 through real drags of two weight cells', async () => {
     await page.keyboard.up('Shift');
     await frames(page, 2);
   };
+  // The frame follows the learner: on W_Q its cell pulses and W_K waits with a still frame; on
+  // W_K the other way round.
+  const framed = (kind, id) => page.evaluate((name) => window.headlab.widgetRect(name) !== null, `highlight/${kind}/${id}`);
+  const frameOn = async (tab, cell, other) => {
+    await frames(page, 2);
+    assert.ok(await framed('pulse', tab), `${tab} pulses`);
+    assert.ok(await framed('pulse', cell), `${cell} pulses`);
+    assert.ok(await framed('still', other), `${other} has a still frame`);
+    assert.ok(!(await framed('pulse', other)), `${other} does not pulse`);
+  };
+  await click(page, 'editor/tab/W_Q');
+  await frameOn('editor/tab/W_Q', 'editor/cell/4/0', 'editor/tab/W_K');
   await drag('editor/tab/W_Q', 'editor/cell/4/0', 90);   // adj queries
   assert.equal((await lesson(page)).goal_met, false);
+  await click(page, 'editor/tab/W_K');
+  await frameOn('editor/tab/W_K', 'editor/cell/5/0', 'editor/tab/W_Q');
   await drag('editor/tab/W_K', 'editor/cell/5/0', 60);   // noun keys
   const state = await page.evaluate(() => window.headlab.state());
   assert.ok(state.layers[0].heads[0].W_Q[4][0] > 5, `W_Q[adj,0] = ${state.layers[0].heads[0].W_Q[4][0]}`);

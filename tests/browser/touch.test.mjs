@@ -68,5 +68,14 @@ test('on a phone every control is at least 40 px high, a finger wide', async () 
     assert.ok(rect.height >= 40, `${name} is ${rect.height} px high`);
   }
   await screenshot(page, 'phone-touch-targets');
+  // A menu's items too: the export menu, opened by a tap.
+  const share = center(await rectOf(page, 'export/png'));
+  await page.touchscreen.tap(share.x, share.y);
+  await frames(page, 3);
+  for (const name of ['export/heatmap_png', 'export/share_link', 'export/import']) {
+    const rect = await rectOf(page, name);
+    assert.ok(rect.height >= 40, `menu item ${name} is ${rect.height} px high`);
+  }
+  await screenshot(page, 'phone-export-menu');
   assert.deepEqual(errors, []);
 });

@@ -20,7 +20,7 @@ struct ExplanationTemplate {
 
 // The English templates label_head fills; assets/labels.json has the same text (a test keeps them
 // equal) plus Chinese.
-inline constexpr std::array<ExplanationTemplate, 20> kExplanationTemplates = {{
+inline constexpr std::array<ExplanationTemplate, 26> kExplanationTemplates = {{
     {"previous_token", "{0} of {1} tokens put most weight on the previous token ({2}% of their attention on average)."},
     {"next_token", "{0} of {1} tokens put most weight on the next token ({2}% of their attention on average)."},
     {"self", "{0} of {1} tokens put most weight on themselves ({2}% of their attention on average)."},
@@ -46,7 +46,12 @@ inline constexpr std::array<ExplanationTemplate, 20> kExplanationTemplates = {{
     {"rare_word_tied", "{0} of {1} tokens put most weight on one of the {2} equally rarest words, mostly \"{3}\"."},
     {"mixed", "No single role fits."},
     {"mixed_one", "No single role fits. Closest: {role:0} {1} (needs {2})."},
-    {"mixed_two", "No single role fits. Closest: {role:0} {1} (needs {2}), {role:3} {4} (needs {5})."},
+    {"mixed_two", "No single role fits. Closest: {role:0} {1} (needs {2}), {role:3} {4} (needs {5})."},    {"mixed_weak_partner", "No single role fits. Closest: {role:0} {1} (needs {2}), but held back: the word it picks gets only {3}% of the attention on average (needs {4}%)."},
+    {"mixed_unselective", "No single role fits. Closest: {role:0} {1} (needs {2}), but held back: of the words it looks at firmly, only {3}% are linked to the looking word in the parse (needs {4}%)."},
+    {"mixed_sink", "No single role fits. Closest: {role:0} {1} (needs {2}), but held back: {3}% of the words look at the same word, \"{4}\" (at most {5}% allowed): a resting place, not a relation."},
+    {"mixed_shared_keys", "No single role fits. Closest: {role:0} {1} (needs {2}), but held back: every token gives those same tokens {3}% on average, and matching needs at least {4}x that: a resting place, not a match."},
+    {"mixed_weak_target", "No single role fits. Closest: {role:0} {1} (needs {2}), but held back: the rare word gets only {3}% of the attention (needs {4}%)."},
+    {"mixed_near_uniform", "No single role fits. Closest: {role:0} {1} (needs {2}), but held back: the rare word gets only {3}x what an even spread would give it (needs {4}x)."},
 }};
 
 // The English template of `id`, or "" for an unknown id.

@@ -29,6 +29,25 @@ struct RoleCheck : RoleStatus {
   }
 };
 
+// For each available role whose score passes its threshold but does not fire, the guard that held
+// it back, in the order check_roles tests them.
+void set_guards(const HeadScores& s, const LabelConfig& c, std::array<RoleCheck, kRoleCount>& checks) {
+  const auto passing = [&](Role role) -> RoleCheck* {
+    RoleCheck& check = checks[static_cast<int>(role)];
+    return check.available && !check.fires && check.score >= check.threshold - 1e-6f ? &check : nullptr;
+  };
+  if (RoleCheck* check = passing(Role::syntactic)) {
+    const RelationScore& best = *s.syntactic.best_relation();
+    if (best.partner_mass < c.syntactic_min_target_mass) check->guard = RoleGuard::weak_partner;
+    else if (s.syntactic.sink_rows > c.syntactic_max_sink_share * s.syntactic.rows) check->guard = RoleGuard::sink;
+    else check->guard = RoleGuard::unselective;
+  }
+  if (RoleCheck* check = passing(Role::duplicate_token)) check->guard = RoleGuard::shared_keys;
+  if (RoleCheck* check = passing(Role::induction)) check->guard = RoleGuard::shared_keys;
+  if (RoleCheck* check = passing(Role::rare_word))
+    check->guard = s.rare_word.mass < c.rare_word_min_target_mass ? RoleGuard::weak_target : RoleGuard::near_uniform;
+}
+
 std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelConfig& c) {
   std::array<RoleCheck, kRoleCount> checks;
   const auto set = [&](Role role, float score, float threshold, bool fires, bool available) {
@@ -60,6 +79,7 @@ std::array<RoleCheck, kRoleCount> check_roles(const HeadScores& s, const LabelCo
       s.rare_word.share > c.rare_word && s.rare_word.mass >= c.rare_word_min_target_mass &&
           s.rare_word.mass >= c.rare_word_uniform_multiple * s.rare_word.uniform_mass,
       s.rare_word.token >= 0);
+  set_guards(s, c, checks);
   return checks;
 }
 
@@ -197,6 +217,43 @@ void explain(Role role, const HeadScores& s, const SentenceContext& sentence, co
   }
 }
 
+// "No single role fits. Closest: <role> <score> (needs <threshold>), held back: <why>." for a
+// role whose score passes but a guard does not (set_guards).
+void explain_guard(Role role, const RoleCheck& c, const HeadScores& s, const Tokens& tokens, const LabelConfig& config,
+                   Explainer& e) {
+  e.text(role_id(role)).decimal(double{c.score}, 2).decimal(double{c.threshold}, 2);
+  switch (c.guard) {
+    case RoleGuard::weak_partner:
+      e.id("mixed_weak_partner").percent(s.syntactic.best_relation()->partner_mass).percent(config.syntactic_min_target_mass);
+      return;
+    case RoleGuard::unselective:
+      e.id("mixed_unselective").percent(s.syntactic.selectivity).percent(config.syntactic_min_selectivity);
+      return;
+    case RoleGuard::sink:
+      e.id("mixed_sink")
+          .percent(s.syntactic.rows > 0 ? static_cast<float>(s.syntactic.sink_rows) / static_cast<float>(s.syntactic.rows) : 0.0f)
+          .text(token_text(tokens, s.syntactic.sink_token))
+          .percent(config.syntactic_max_sink_share);
+      return;
+    case RoleGuard::shared_keys: {
+      const RepeatScore& r = role == Role::induction ? s.induction : s.duplicate_token;
+      const float multiple = role == Role::induction ? config.induction_key_multiple : config.duplicate_token_key_multiple;
+      e.id("mixed_shared_keys").percent(r.key_mass).decimal(double{multiple}, 0);
+      return;
+    }
+    case RoleGuard::weak_target:
+      e.id("mixed_weak_target").percent(s.rare_word.mass).percent(config.rare_word_min_target_mass);
+      return;
+    case RoleGuard::near_uniform:
+      e.id("mixed_near_uniform")
+          .decimal(s.rare_word.uniform_mass > 0.0f ? double{s.rare_word.mass / s.rare_word.uniform_mass} : 0.0, 1)
+          .decimal(double{config.rare_word_uniform_multiple}, 1);
+      return;
+    case RoleGuard::none: break;
+  }
+  e.id("mixed_one");
+}
+
 }  // namespace
 
 std::array<RoleStatus, kRoleCount> role_status(const HeadScores& scores, const LabelConfig& config) {
@@ -204,6 +261,17 @@ std::array<RoleStatus, kRoleCount> role_status(const HeadScores& scores, const L
   std::array<RoleStatus, kRoleCount> out;
   for (int r = 0; r < kRoleCount; ++r) out[r] = checks[r];
   return out;
+}
+
+std::vector<Role> roles_by_progress(const std::array<RoleStatus, kRoleCount>& status, std::optional<Role> first) {
+  std::vector<Role> roles;
+  for (Role role : kPriority)
+    if (status[static_cast<int>(role)].available) roles.push_back(role);
+  std::stable_sort(roles.begin(), roles.end(), [&](Role a, Role b) {
+    if (a == first || b == first) return a == first && b != first;
+    return status[static_cast<int>(a)].progress() > status[static_cast<int>(b)].progress();
+  });
+  return roles;
 }
 
 void label_head(const HeadScores& scores, const SentenceContext& sentence, const GoldCorpus& corpus,
@@ -266,6 +334,18 @@ void label_head(const HeadScores& scores, const SentenceContext& sentence, const
   out.confidence = std::clamp(1.0f - closest, 0.0f, 1.0f);
   Explainer explainer(out, corpus);
   static constexpr std::array<const char*, 3> kMixedTemplates = {"mixed", "mixed_one", "mixed_two"};
+  for (Role role : by_progress) {
+    const RoleCheck& c = check(role);
+    if (!c.available) continue;
+    // The closest role passes its threshold: "(needs ...)" alone would read as a contradiction, so
+    // the explanation names the guard that held it back.
+    if (c.guard != RoleGuard::none) {
+      explain_guard(role, c, scores, tokens, config, explainer);
+      explainer.finish();
+      return;
+    }
+    break;
+  }
   int listed = 0;
   for (Role role : by_progress) {
     const RoleCheck& c = check(role);
