@@ -38,7 +38,46 @@ json lesson_view(const app::AppState& state, const app::Resources& resources) {
           {"goal", app::localized(step.goal_text, language)},
           {"goal_status", text.get(p.goal_met ? "goal_met" : "goal_open", language)},
           {"numbers", std::move(numbers)},
-          {"hints", std::move(hints)}};
+          {"hints", std::move(hints)},
+          // The canvas's buttons: Back off on the first step, Next once the goal is met (or was).
+          {"can_go_back", p.lesson > 0 || p.step > 0},
+          {"can_go_on", p.goal_met || p.completed.count(lesson.id + "/" + step.id) > 0},
+          {"hints_left", p.hints_shown < static_cast<int>(step.hints.size())}};
+}
+
+// Every lesson, to start one from the keyboard: its title numbered as in the canvas's list.
+json lesson_list_view(const app::AppState& state, const app::Resources& resources) {
+  const app::Language language = state.progress.language;
+  json lessons = json::array();
+  for (std::size_t l = 0; l < resources.lessons.size(); ++l) {
+    const lessons::Lesson& lesson = resources.lessons[l];
+    bool done = !lesson.steps.empty();
+    for (const lessons::Step& step : lesson.steps) done = done && state.progress.completed.count(lesson.id + "/" + step.id) > 0;
+    lessons.push_back({{"title", std::to_string(l + 1) + ". " + app::localized(lesson.title, language)}, {"done", done}});
+  }
+  return lessons;
+}
+
+// What lesson 1 asks for, without a mouse: the selected layer's head count, which head is
+// selected (every head with its caption) and a preset for it.
+json controls_view(const app::AppState& state, const app::Resources& resources) {
+  const app::Language language = state.progress.language;
+  const Words words{resources, language};
+  const Model& model = state.document.model;
+  const int layer = state.selection.layer;
+  json heads = json::array();
+  for (int l = 0; l < static_cast<int>(model.layers.size()); ++l)
+    for (int h = 0; h < model.layers[l].head_count(); ++h)
+      heads.push_back({{"layer", l}, {"head", h},
+                       {"text", format_text(words("a11y_head_title"), l, h) + ": " + head_caption(state, l, h, words)}});
+  json presets = json::array();
+  for (const Preset& preset : resources.presets) presets.push_back({{"id", preset.id}, {"name", app::localized(preset.name, language)}});
+  return {{"layer", layer},
+          {"head_count", model.layers[layer].head_count()},
+          {"head_count_text", format_text(words("a11y_head_count"), layer, model.layers[layer].head_count())},
+          {"max_heads", is_checkpoint_model(model) ? model.layers[layer].head_count() : kMaxHeads},
+          {"heads", std::move(heads)},
+          {"presets", std::move(presets)}};
 }
 
 json head_view(const app::AppState& state, const app::Resources& resources) {
@@ -80,17 +119,33 @@ json head_view(const app::AppState& state, const app::Resources& resources) {
 
 json accessible_view(const app::AppState& state, const app::Resources& resources) {
   const app::Language language = state.progress.language;
+  const app::UiText& text = resources.ui_text;
   json notices = json::array();
   for (const app::Notice& notice : state.notices) notices.push_back(app::notice_text(notice, resources.ui_text, language));
   return {{"lang", language == app::Language::zh ? "zh-Hans" : "en"},
           {"headings", {{"lesson", resources.ui_text.get("a11y_lesson", language)},
+                        {"lessons", resources.ui_text.get("a11y_lessons", language)},
+                        {"controls", resources.ui_text.get("a11y_controls", language)},
                         {"head", resources.ui_text.get("a11y_selected_head", language)},
                         {"goal", resources.ui_text.get("goal", language)},
                         {"hints", resources.ui_text.get("a11y_hints", language)},
                         {"scores", resources.ui_text.get("a11y_scores", language)},
                         {"notices", resources.ui_text.get("a11y_notices", language)},
                         {"table", resources.ui_text.get("a11y_table", language)}}},
+          {"buttons", {{"start", text.get("a11y_start_lesson", language)},
+                       {"back", text.get("back", language)},
+                       {"reset", text.get("reset_step", language)},
+                       {"hint", text.get("hint", language)},
+                       {"show_me", text.get("show_me", language)},
+                       {"next", text.get("next", language)},
+                       {"fewer_heads", text.get("a11y_fewer_heads", language)},
+                       {"more_heads", text.get("a11y_more_heads", language)},
+                       {"select_head", text.get("a11y_select_head", language)},
+                       {"preset", text.get("editor_presets", language)},
+                       {"apply_preset", text.get("a11y_apply_preset", language)}}},
           {"lesson", lesson_view(state, resources)},
+          {"lessons", lesson_list_view(state, resources)},
+          {"controls", controls_view(state, resources)},
           {"head", head_view(state, resources)},
           {"notices", std::move(notices)}};
 }

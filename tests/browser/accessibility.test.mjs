@@ -72,3 +72,61 @@ test('the attention table: a row per query token, a column per key token, two de
   assert.equal(await page.evaluate(() => document.activeElement.id), 'canvas', 'Escape returns to the lab');
   assert.deepEqual(errors, []);
 });
+
+// A learner who uses only the keyboard (and a screen reader) starts and finishes lesson 1 from the
+// panel: Tab reaches it from the page, Enter presses its buttons, arrow keys pick a head and a preset.
+test('lesson 1 from the keyboard alone: Tab, Enter and the arrow keys in the text panel', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const focusedId = () => page.evaluate(() => document.activeElement && document.activeElement.id);
+  // Tab until the focus is on the element with `id` (at most `limit` presses); returns the presses.
+  const tabTo = async (id, limit = 40) => {
+    for (let n = 1; n <= limit; ++n) {
+      await page.keyboard.press('Tab');
+      if ((await focusedId()) === id) return n;
+    }
+    assert.fail(`Tab never reached #${id} (now on #${await focusedId()})`);
+  };
+  const presses = await tabTo('a11y-start-first');
+  assert.equal(presses, 1, 'the way in is the first stop');
+  assert.ok(await page.locator('#a11y').isVisible(), 'the panel shows while it holds the focus');
+  const snapshot = await page.locator('#a11y').ariaSnapshot();
+  assert.match(snapshot, /button "Start 1\. Why several heads\?"/);
+  assert.match(snapshot, /button "Start 22\. /, 'every lesson can be started');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'a11y-step-title');
+  let lesson = await page.evaluate(() => window.headlab.state().lesson);
+  assert.equal(lesson.index, 0);
+  assert.equal(lesson.goal_met, false);
+  assert.equal(await page.locator('#a11y-next').getAttribute('aria-disabled'), 'true', 'Next waits for the goal');
+  // One head more, then select it and give it the delimiter preset.
+  await tabTo('a11y-more-heads');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.headlab.state().layers[0].heads.length === 2);
+  // The panel lists the new head once the lab has drawn it (a frame later).
+  await page.waitForFunction(() => document.querySelectorAll('#a11y-select-head option').length === 2);
+  await tabTo('a11y-select-head');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => window.headlab.state().selection.head === 1);
+  await tabTo('a11y-preset');
+  const presets = await page.locator('#a11y-preset option').evaluateAll((options) => options.map((o) => o.value));
+  const target = presets.indexOf('delimiter');
+  assert.ok(target >= 0, `presets: ${presets}`);
+  for (let k = 0; k < target; ++k) await page.keyboard.press('ArrowDown');
+  assert.equal(await page.locator('#a11y-preset').inputValue(), 'delimiter');
+  await tabTo('a11y-apply-preset');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.headlab.state().lesson.goal_met === true);
+  await page.waitForFunction(() => document.getElementById('a11y-next').getAttribute('aria-disabled') === 'false');
+  assert.match(await page.locator('#a11y').textContent(), /delimiter/i, 'the new label is read');
+  // Shift+Tab walks back to Next; Enter goes on to lesson 2.
+  for (let n = 0; n < 20 && (await focusedId()) !== 'a11y-next'; ++n) await page.keyboard.press('Shift+Tab');
+  assert.equal(await focusedId(), 'a11y-next');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.headlab.state().lesson.index === 1);
+  lesson = await page.evaluate(() => window.headlab.state().lesson);
+  assert.ok(lesson.completed.includes('01-why-heads/one-head'));
+  // The focus moves to the new step's title once the panel shows it (the next frame).
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'a11y-step-title');
+  assert.match(await page.locator('#a11y-step-title').textContent(), /\S/, 'the new step is read next');
+  assert.deepEqual(errors, []);
+});
