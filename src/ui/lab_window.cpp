@@ -232,8 +232,9 @@ void draw_lab_window(app::Dispatcher& dispatcher, LabUiState& ui, CellTextures* 
   draw_top_bar(context);
   // Open by default only where there is room for it next to the lesson and the views.
   ImGui::SetNextItemOpen(!phone && viewport->WorkSize.y >= 900.0f, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader(with_id(context.tr("window_model_settings"), "modelsettings").c_str()))
-    draw_model_controls(context);
+  const bool settings_open = ImGui::CollapsingHeader(with_id(context.tr("window_model_settings"), "modelsettings").c_str());
+  register_item(ui, ids::kModelSettings);
+  if (settings_open) draw_model_controls(context);
   if (phone) draw_stacked(context);
   else draw_wide(context);
   ImGui::End();

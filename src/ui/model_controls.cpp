@@ -75,15 +75,17 @@ void draw_model_controls(PanelContext& context) {
   int d_model = model.d_model;
   const int min_d = min_d_model(model.embedding);
   ImGui::SetNextItemWidth(font * 7.0f);
-  if (value_slider_int("d_model", &d_model, min_d, 128) && d_model != model.d_model)
+  if (value_drag_int("d_model", &d_model, min_d, 128) && d_model != model.d_model)
     actions.emit(app::SetDModel{d_model}, 2);
+  register_item(context.ui, ids::kDModel);
   if (ImGui::IsItemDeactivated()) actions.end_merge();
   item_tooltip(context.tr("model_d_model_tip"));
   flow_same_line(font * 9.0f);
   int d_k = selected_layer.d_k;
   ImGui::SetNextItemWidth(font * 6.0f);
-  if (value_slider_int("d_k", &d_k, 1, 32) && d_k != selected_layer.d_k)
+  if (value_drag_int("d_k", &d_k, 1, 32) && d_k != selected_layer.d_k)
     actions.emit(app::SetHeadDim{layer, d_k, d_k}, 3);
+  register_item(context.ui, ids::kHeadDim);
   if (ImGui::IsItemDeactivated()) actions.end_merge();
   item_tooltip(context.tr("model_d_k_tip"));
   flow_same_line(font * 6.0f);

@@ -102,7 +102,9 @@ struct LabUiState {
   app::WeightMatrix editor_matrix = app::WeightMatrix::W_K;
   CellEntry cell_entry;
   std::vector<float> line_clipboard;
-  float drag_sensitivity = 0.01f;  // weight change per pixel of vertical drag
+  // Weight change per pixel of vertical drag: 40 px add 2, the size of a lesson's weights (Shift:
+  // 10x coarser, Alt: 10x finer).
+  float drag_sensitivity = 0.05f;
 
   // Training tab: which of its views is shown, and the seed typed for the next run.
   TrainingView training_view = TrainingView::progress;

@@ -10,6 +10,15 @@
 namespace headlab::ui {
 namespace {
 
+// A double-click types a value, as in ImGui's drags (its sliders take only Ctrl-click): the next
+// frame activates the slider for text input.
+void type_on_double_click() {
+  ImGuiContext& g = *GImGui;
+  if (!ImGui::IsItemHovered() || !ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) return;
+  ImGui::ActivateItemByID(g.LastItemData.ID);
+  g.NavNextActivateFlags = ImGuiActivateFlags_PreferInput;
+}
+
 // Draws ImGui's slider with its value text invisible, then the value inside the frame on the side
 // away from the grab (at `fraction` 0..1 of the range), and the label after it as ImGui would.
 // While the learner types into the slider (Ctrl-click), ImGui's own field shows as usual.
@@ -22,6 +31,7 @@ bool slider_with_value_aside(const char* label, DrawSlider draw_slider, ValueTex
   if (!typing) ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(0, 0, 0, 0));
   const bool changed = draw_slider(id_only.c_str());
   if (!typing) ImGui::PopStyleColor();
+  if (!typing) type_on_double_click();
   if (!typing) {
     const std::string text = value_text();
     const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
@@ -52,6 +62,25 @@ std::string format_value(const char* format, T value) {
 }
 
 }  // namespace
+
+bool value_drag_int(const char* label, int* value, int min, int max, const char* format) {
+  const float width = ImGui::CalcItemWidth();
+  const float fraction = max > min ? static_cast<float>(std::clamp(*value, min, max) - min) / static_cast<float>(max - min) : 0.0f;
+  // The fill, drawn under the frame's text: the frame background is made translucent for it.
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const float height = ImGui::GetFrameHeight();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(at, ImVec2(at.x + width, at.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
+  draw->AddRectFilled(at, ImVec2(at.x + width * fraction, at.y + height), ImGui::GetColorU32(ImGuiCol_SliderGrab, 0.45f),
+                      ImGui::GetStyle().FrameRounding);
+  const float speed = std::max(1.0f / 8.0f, static_cast<float>(max - min) / 400.0f);
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, ImGui::GetColorU32(ImGuiCol_FrameBgHovered, 0.35f));
+  ImGui::PushStyleColor(ImGuiCol_FrameBgActive, ImGui::GetColorU32(ImGuiCol_FrameBgActive, 0.35f));
+  const bool changed = ImGui::DragInt(label, value, speed, min, max, format, ImGuiSliderFlags_AlwaysClamp);
+  ImGui::PopStyleColor(3);
+  return changed;
+}
 
 bool value_slider_int(const char* label, int* value, int min, int max, const char* format, ImGuiSliderFlags flags) {
   return slider_with_value_aside(

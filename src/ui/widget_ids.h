@@ -38,6 +38,9 @@ inline constexpr const char* kEditorCell = "editor/cell";      // + "/row/col"
 inline constexpr const char* kEditorTab = "editor/tab";        // + "/W_Q" ...
 inline constexpr const char* kEditorTabs[4] = {"editor/tab/W_Q", "editor/tab/W_K", "editor/tab/W_V", "editor/tab/W_O"};
 inline constexpr const char* kPresetCombo = "editor/preset";
+inline constexpr const char* kModelSettings = "model/settings";  // the section's header
+inline constexpr const char* kDModel = "model/d_model";  // Model settings' drags
+inline constexpr const char* kHeadDim = "model/d_k";
 // A lesson step's frames as drawn this frame: + the framed widget's id ("highlight/pulse/editor/tab/W_K").
 inline constexpr const char* kHighlightPulse = "highlight/pulse/";
 inline constexpr const char* kHighlightStill = "highlight/still/";

@@ -9,6 +9,49 @@ before(async () => { server = await startServer(); browser = await launchBrowser
 after(async () => { await browser?.close(); server?.stop(); });
 
 
+// Drags fit the range: a weight moves 0.05 per pixel (a lesson's "about 3" is 60 px), d_k a unit
+// per 8 px (6 -> 2 in one short drag), and a double-click on d_k types the value.
+test('drag speeds fit the value: a weight 0.05 per pixel, d_k 8 px per unit; double-click types d_k', async () => {
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  await click(page, 'editor/tab/W_K');
+  const weight = () => page.evaluate(() => window.headlab.state().layers[0].heads[0].W_K[5][0]);
+  const w0 = await weight();
+  const cell = center(await rectOf(page, 'editor/cell/5/0'));
+  await page.mouse.move(cell.x, cell.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 12; ++k) {
+    await page.mouse.move(cell.x, cell.y - 5 * k);
+    await frames(page, 1);
+  }
+  await page.mouse.up();
+  await frames(page, 2);
+  const w1 = await weight();
+  assert.ok(w1 - w0 > 2.5 && w1 - w0 <= 3.0 + 1e-6, `60 px up added ${w1 - w0}`);
+  // d_k, in Model settings.
+  if (!(await page.evaluate(() => window.headlab.widgetRect('model/d_k')))) await click(page, 'model/settings');
+  const dk = () => page.evaluate(() => window.headlab.state().config.layer_configs[0].d_k);
+  assert.equal(await dk(), 6);
+  const box = await rectOf(page, 'model/d_k');
+  const start = center(box);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 10; ++k) {
+    await page.mouse.move(start.x - 3.4 * k, start.y);
+    await frames(page, 1);
+  }
+  await page.mouse.up();
+  await frames(page, 2);
+  assert.equal(await dk(), 2, '34 px left: four units');
+  await page.mouse.dblclick(start.x, start.y);
+  await frames(page, 3);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('3');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.headlab.state().config.layer_configs[0].d_k === 3);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('drag a W_K cell: the weight and the heatmap change in the same frame; undo restores', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'editor/tab/W_K');
