@@ -66,6 +66,7 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   const float size = std::max(font * 6.0f, std::min(width - legend_w - font, height - ImGui::GetFrameHeightWithSpacing()));
   HeatmapOptions options;
   options.tokens = &context.tokens();
+  options.unknown = &context.unknown_tokens();
   options.show_axis_titles = true;
   options.key_title = context.tr("heatmap_key_title");
   options.query_title = context.tr("heatmap_query_title");

@@ -168,6 +168,7 @@ void draw_heads_overview(PanelContext& context, float width, float height) {
       const bool selected = !ui.overview_summary && state.selection.layer == l && state.selection.head == h;
       HeatmapOptions options;
       options.tokens = &context.tokens();
+      options.unknown = &context.unknown_tokens();
       options.show_labels = false;
       options.empty_text = words("heatmap_no_tokens");
       options.highlight_token = ui.hovered_token;

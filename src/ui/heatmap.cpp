@@ -24,6 +24,9 @@ void add_vertical_text(ImDrawList* draw, ImVec2 bottom_left, ImU32 colour, const
 
 namespace {
 
+// Labels of words the model does not know (HeatmapOptions::unknown).
+constexpr ImU32 kUnknownColour = IM_COL32(255, 176, 64, 255);
+
 // Code points that stand upright in vertical text: CJK ideographs and their extensions, kana,
 // hangul, CJK punctuation and the fullwidth forms (Unicode's Vertical_Orientation U, roughly).
 bool stands_upright(unsigned int c) {
@@ -195,9 +198,16 @@ HeatmapResult heatmap(const char* id, const Matrix& attention, ImVec2 size, cons
     for (int i = 0; i < n && label_font_fits; ++i) {
       const std::string text = fit_label((*options.tokens)[i], label_left - font * 0.4f);
       const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-      const ImU32 c = i == row ? outline : text_colour;
-      draw->AddText(ImVec2(g.grid_x - ts.x - font * 0.3f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f), c, text.c_str());
-      const ImU32 kc = i == column ? outline : text_colour;
+      const bool unknown = options.unknown && i < static_cast<int>(options.unknown->size()) && (*options.unknown)[i];
+      const ImU32 plain = unknown ? kUnknownColour : text_colour;
+      const ImU32 c = i == row ? outline : plain;
+      const ImVec2 at(g.grid_x - ts.x - font * 0.3f, g.grid_y + i * g.cell + (g.cell - ts.y) * 0.5f);
+      draw->AddText(at, c, text.c_str());
+      if (unknown) {  // dotted underline: not by colour alone
+        for (float x = at.x; x < at.x + ts.x; x += font * 0.3f)
+          draw->AddLine(ImVec2(x, at.y + ts.y), ImVec2(std::min(at.x + ts.x, x + font * 0.15f), at.y + ts.y), plain, 1.0f);
+      }
+      const ImU32 kc = i == column ? outline : plain;
       add_column_label(draw, ImVec2(g.grid_x + i * g.cell + (g.cell - font) * 0.5f, g.grid_y - font * 0.3f), kc,
                        (*options.tokens)[i], label_top - font * 0.4f);
     }

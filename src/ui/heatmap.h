@@ -13,6 +13,9 @@ namespace headlab::ui {
 
 struct HeatmapOptions {
   const std::vector<std::string>* tokens = nullptr;  // labels for rows and columns
+  // Per token, non-zero for a word the model does not know (its features are guesses): its labels
+  // are drawn in amber and underlined, so the learner sees which rows to trust less.
+  const std::vector<char>* unknown = nullptr;
   bool show_labels = true;
   bool show_axis_titles = false;  // key_title across the top, query_title down the left side
   bool show_values = false;       // print weights inside cells when they fit

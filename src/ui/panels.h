@@ -28,6 +28,7 @@ struct PanelContext {
   // Token texts of the current input and names of the d_model input dimensions. They follow the
   // state through the frame: an edit in the top bar changes what the heatmap below it shows.
   const std::vector<std::string>& tokens() const { return texts().tokens; }
+  const std::vector<char>& unknown_tokens() const { return texts().unknown; }
   const std::vector<std::string>& feature_names() const { return texts().features; }
   const StateTexts& texts() const;
   // A UI text in the learner's language (assets/ui_text.json); printf patterns go through format_text.

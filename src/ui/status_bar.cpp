@@ -7,12 +7,10 @@ namespace headlab::ui {
 void draw_status_bar(PanelContext& context) {
   const app::AppState& state = context.state();
   int unknown = 0;
-  for (const Token& t : state.input.tokens)
-    if (!t.in_lexicon && !t.is_special) ++unknown;
+  for (char u : context.unknown_tokens()) unknown += u != 0;
   ImGui::TextDisabled(context.tr("status_tokens"), static_cast<int>(state.input.tokens.size()),
                       state.input.truncated ? context.tr("status_cut") : "");
-  // Only the named features come from the lexicon; symbols and random vectors do not use it.
-  if (unknown > 0 && state.document.model.embedding == Embedding::named_features) {
+  if (unknown > 0) {
     ImGui::SameLine();
     ImGui::TextDisabled(context.tr("status_unknown_words"), unknown);
   }

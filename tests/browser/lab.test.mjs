@@ -142,6 +142,40 @@ test('every heatmap cell on screen is its attention weight in viridis, also afte
   await context.close();
 });
 
+// Words the toy lexicon lacks are marked where the learner reads them, on the heatmap's axes
+// (amber and underlined), not only counted in the status bar.
+test('unknown words are marked on the heatmap axes', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await page.evaluate(() => window.headlab.setText('My grandmother baked fresh bread for the neighbours.'));
+  await page.mouse.move(2, 2);
+  await frames(page, 3);
+  const state = await page.evaluate(() => window.headlab.state());
+  const unknown = state.token_info.map((t) => !t.in_lexicon && !t.special);
+  assert.ok(unknown.some((u) => u) && unknown.some((u) => !u), `a mix of known and unknown words: ${unknown}`);
+  const grid = await rectOf(page, 'detail/heatmap');
+  const cell = grid.height / unknown.length;
+  const clip = { x: Math.max(0, Math.floor(grid.x - 140)), y: Math.floor(grid.y), width: 136, height: Math.ceil(grid.height) };
+  const pixels = await screenPixels(page, clip);
+  const amberIn = (i) => {
+    let count = 0;
+    for (let y = Math.floor(i * cell) + 2; y < Math.floor((i + 1) * cell) - 1; ++y)
+      for (let x = 0; x < pixels.width; ++x) {
+        const k = (y * pixels.width + x) * 4;
+        const [r, g, b] = [pixels.data[k], pixels.data[k + 1], pixels.data[k + 2]];
+        if (r > 220 && g > 140 && g < 210 && b < 110) ++count;
+      }
+    return count;
+  };
+  unknown.forEach((u, i) => {
+    const amber = amberIn(i);
+    if (u) assert.ok(amber > 10, `"${state.tokens[i]}" is not in the lexicon: its label is amber (${amber} px)`);
+    else assert.equal(amber, 0, `"${state.tokens[i]}" is known: its label is not amber`);
+  });
+  await screenshot(page, 'lab-unknown-words');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('head count through the UI control, then select a head by clicking its thumbnail', async () => {
   const { page, errors, context } = await openLab(browser, server.url);
   await click(page, 'heads/plus');
