@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exports.h"
+#include "app/lesson_control_names.h"
 #include "engine/analysis/explanation.h"
 #include "engine/assets.h"
 #include "engine/bpe/bpe_files.h"
@@ -113,6 +114,9 @@ Result<Resources> load_resources() {
   Result<UiText> parsed_text = UiText::parse_strict(*ui_text);
   if (!parsed_text.ok()) return fail("assets/ui_text.json: " + parsed_text.error());
   resources.ui_text = std::move(parsed_text).value();
+  for (lessons::Lesson& lesson : resources.lessons)
+    if (const std::string error = name_controls(lesson, resources.ui_text); !error.empty())
+      return fail("assets/lessons/" + lesson.id + ": " + error);
   return resources;
 }
 

@@ -29,6 +29,11 @@ Result<UiText> UiText::parse_strict(const std::string& json_text) {
   return out;
 }
 
+const LocalizedText* UiText::find(const std::string& key) const {
+  const auto it = texts_.find(key);
+  return it == texts_.end() ? nullptr : &it->second;
+}
+
 const char* UiText::get(const char* key, Language language) const {
   const auto it = texts_.find(key);
   if (it == texts_.end()) {

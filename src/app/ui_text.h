@@ -17,6 +17,8 @@ class UiText {
   // As parse, but a file that is not {"texts": {key: {"en", "zh"}}} is an error naming the key.
   static Result<UiText> parse_strict(const std::string& json_text);
   const char* get(const char* key, Language language) const;
+  // Both languages of `key`, or null (not counted as missing: the caller reports it).
+  const LocalizedText* find(const std::string& key) const;
   // The keys asked for that the table lacks (shown as the key itself): a test draws every view in
   // both languages and expects none, which catches keys the source lint cannot see (tables of keys).
   const std::set<std::string>& missing() const { return missing_; }

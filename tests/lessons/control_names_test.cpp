@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/lesson_control_names.h"
 #include "engine/assets.h"
 #include "../app/test_resources.h"
 
@@ -88,6 +89,60 @@ TEST(ControlNames, EveryControlALessonNamesHasThatLabel) {
                                             << (language == Language::en ? "en" : "zh") << ") names \"" << name
                                             << "\", which no control shows";
   }
+}
+
+// A Chinese text names the lab's controls as the Chinese UI shows them: no English label of a
+// control is left in it. Lessons write {ui:key} and the label comes from the string table
+// (app/lesson_control_names.h), in the text's language.
+TEST(ControlNames, ChineseTextsNameControlsInChinese) {
+  const Resources& resources = test_resources();
+  const char* const kControls[] = {
+      "top_heads",        "top_layers",         "top_examples",       "top_undo",          "top_export",
+      "window_weights",   "window_labels",      "window_heatmap",     "window_arcs",       "window_concat",
+      "window_training",  "window_circuits",    "window_model_settings", "editor_presets", "editor_pruned",
+      "editor_randomize", "editor_reset",       "labels_prune_least", "pruning_measure",   "pruning_apply",
+      "model_positions",  "model_causal",       "model_trained",      "model_text",        "concat_zero_block",
+      "next",             "hint",               "show_me",            "train_play",        "train_use"};
+  int checked = 0;
+  for (const lessons::Lesson& lesson : resources.lessons)
+    for (const lessons::Step& step : lesson.steps)
+      for (const Text& t : texts_of(step)) {
+        const std::string& zh = t.text->zh;
+        EXPECT_EQ(zh.find("{ui:"), std::string::npos) << lesson.id << " " << step.id << " " << t.where << ": unfilled";
+        for (const char* key : kControls) {
+          const std::string en = resources.ui_text.get(key, Language::en);
+          if (en == resources.ui_text.get(key, Language::zh)) continue;
+          // As a word: "Heads" in "Heads" but not in "heads" or "Headstart".
+          const std::regex word("(^|[^A-Za-z_])" + std::regex_replace(en, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                                "($|[^A-Za-z_])");
+          EXPECT_FALSE(std::regex_search(zh, word)) << lesson.id << " step \"" << step.id << "\" " << t.where
+                                                    << " (zh) names the control \"" << en << "\" in English: write {ui:" << key << "}";
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 1000);
+}
+
+// The placeholder itself: filled in each language, and a key the table lacks is an error that
+// names it (Resources refuses to load such a lesson).
+TEST(ControlNames, PlaceholdersAreFilledFromTheStringTable) {
+  const Resources& resources = test_resources();
+  lessons::Lesson lesson;
+  lesson.title = {"Open {ui:window_weights}", "打开“{ui:window_weights}”"};
+  lesson.steps.push_back({});
+  lesson.steps[0].id = "one";
+  lesson.steps[0].hints.push_back({"{ui:editor_presets}, then {ui:top_heads}", "{ui:editor_presets}"});
+  ASSERT_EQ(name_controls(lesson, resources.ui_text), "");
+  EXPECT_EQ(lesson.title.en, "Open Weights");
+  EXPECT_EQ(lesson.title.zh, std::string("打开“") + resources.ui_text.get("window_weights", Language::zh) + "”");
+  EXPECT_EQ(lesson.steps[0].hints[0].en, "Presets, then Heads");
+  lessons::Lesson broken;
+  broken.steps.push_back({});
+  broken.steps[0].id = "two";
+  broken.steps[0].text = {"Press {ui:no_such_control}", "按"};
+  EXPECT_EQ(name_controls(broken, resources.ui_text), "step \"two\": {ui:no_such_control} names no text of assets/ui_text.json");
+  broken.steps[0].text = {"Press {ui:top_heads", "按"};
+  EXPECT_EQ(name_controls(broken, resources.ui_text), "step \"two\": an unclosed {ui: placeholder");
 }
 
 TEST(ControlNames, ATrainingStepNamesItsButtonByALabelNoOtherButtonHas) {
