@@ -18,6 +18,7 @@
     title: { en: 'HeadLab: multi-head attention, live', zh: 'HeadLab：多头注意力，实时演示' },
     canvas_label: { en: 'HeadLab attention lab (interactive canvas)', zh: 'HeadLab 注意力实验台（交互式画布）' },
     text_view_label: { en: 'HeadLab lab, as text', zh: 'HeadLab 实验台的文字版' },
+    text_input_label: { en: 'Text for the active field of the lab', zh: '实验台中当前文本框的文字' },
     tagline: { en: 'How multi-head attention works, one head at a time.', zh: '多头注意力如何工作，一次看一个头。' },
     loading: { en: 'Loading the attention engine…', zh: '正在载入注意力引擎……' },
     loading_progress: { en: 'Loading the attention engine… {received} of {total} KB',

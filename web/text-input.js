@@ -13,6 +13,7 @@
   input.setAttribute('autocorrect', 'off');
   input.setAttribute('spellcheck', 'false');
   input.setAttribute('aria-label', 'Text for the active field of the lab');
+  input.dataset.textLabel = 'text_input_label';  // page-text.js says it in the page's language
   input.className = 'text-bridge';
   document.addEventListener('DOMContentLoaded', () => document.body.appendChild(input));
 

@@ -170,8 +170,13 @@ void draw_stacked(PanelContext& context) {
   const float width = ImGui::GetContentRegionAvail().x;
   draw_status_bar(context);
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-  if (ImGui::CollapsingHeader(with_id(context.tr("window_lesson"), "lesson").c_str()))
-    draw_lesson_panel(context, width, font * 22.0f);
+  if (ImGui::CollapsingHeader(with_id(context.tr("window_lesson"), "lesson").c_str())) {
+    // The page scrolls on a phone: a step's panel is as tall as the step, text to Next, so nothing
+    // in it scrolls on its own (up to most of a screen; the lesson list keeps a fixed height).
+    const float wanted = context.ui.lesson_wanted_height;
+    const float screen = ImGui::GetMainViewport()->WorkSize.y;
+    draw_lesson_panel(context, width, wanted > 0.0f ? std::clamp(wanted, font * 12.0f, screen * 0.9f) : font * 22.0f);
+  }
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader(with_id(context.tr("window_heads"), "heads").c_str()))
     draw_heads_overview(context, width, std::max(font * 10.0f, width * 0.75f));

@@ -72,6 +72,7 @@ struct CircuitsCache {
 struct StateTexts {
   std::uint64_t revision = ~std::uint64_t{0};
   int glyphs = -1;
+  int language = -1;
   std::vector<std::string> tokens;
   std::vector<char> unknown;  // per token: a word the lexicon lacks, its features guessed (named features only)
   std::vector<std::string> features;

@@ -50,6 +50,8 @@ test('lesson 1 and the selected head can be read from the accessibility tree, in
   for (const value of selected.explanation_values)
     if (!(value in selected.scores)) assert.ok(text.includes(value), `the value ${value} is in the Chinese sentence`);
   assert.ok(!/[{}]/.test(text), 'no placeholder is left');
+  // The hidden field that carries typed text is named in Chinese too.
+  assert.equal(await page.locator('.text-bridge').getAttribute('aria-label'), '实验台中当前文本框的文字');
   assert.deepEqual(errors, []);
 });
 

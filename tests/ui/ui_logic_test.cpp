@@ -4,6 +4,7 @@
 
 #include "../app/test_resources.h"
 #include "app/controller.h"
+#include "app/dispatcher.h"
 #include "app/lesson_runner.h"
 #include "headless_imgui.h"
 #include "imgui.h"
@@ -11,7 +12,9 @@
 #include "ui/colormap.h"
 #include "ui/goal_number_text.h"
 #include "ui/heatmap_layout.h"
+#include "ui/action_sink.h"
 #include "ui/lab_window.h"
+#include "ui/panels.h"
 #include "ui/weight_entry.h"
 #include "ui/widget_ids.h"
 
@@ -138,6 +141,14 @@ TEST(WordWrap, ChineseBreaksBetweenCharactersButNotBeforeClosingPunctuation) {
   const std::string english = "aaaa bbbb cccc dddd";                // and Latin text still wraps at spaces
   const float width = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "aaaa bbbb c").x;
   EXPECT_EQ(font->CalcWordWrapPositionA(1.0f, english.data(), english.data() + english.size(), width) - english.data(), 9);
+  // A number keeps its decimal point: "0.6" is not cut into "0." and "6" (it was, in a Chinese goal);
+  // a full stop still ends a word.
+  const std::string number = "ab 0.6 cd";
+  const float to_the_six = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "ab 0.").x + 1.0f;
+  EXPECT_EQ(font->CalcWordWrapPositionA(1.0f, number.data(), number.data() + number.size(), to_the_six) - number.data(), 2);
+  const std::string sentence = "ab.cd ef";
+  const float to_the_c = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "ab.c").x;
+  EXPECT_EQ(font->CalcWordWrapPositionA(1.0f, sentence.data(), sentence.data() + sentence.size(), to_the_c) - sentence.data(), 3);
 }
 
 // A lesson goal's number names its role in words, never by its id "previous_token".
@@ -257,6 +268,30 @@ TEST_F(ControllerTest, EveryViewFindsItsTextsInBothLanguages) {
 
 // The circuits tab shows the engine's circuits of the selected head and the composition of its
 // layer pair, recomputed when the selection or the model changes and not otherwise.
+// The weight grid and the circuits tab name features in the learner's language: in Chinese the
+// Chinese word, then the id lessons and goals use ("名词 noun"); every named feature has one.
+TEST_F(ControllerTest, FeatureNamesAreChineseInAChineseLab) {
+  app::Controller controller(state, resources);
+  HeadlessImGui imgui;
+  LabUiState ui;
+  app::Dispatcher dispatcher(controller, nullptr);
+  ActionSink sink(dispatcher);
+  PanelContext context{sink, ui, resources.example_sentences, resources.presets};
+  const std::vector<std::string> english = context.feature_names();
+  ASSERT_GE(english.size(), 24u);
+  EXPECT_EQ(english[5], "noun");
+  app::set_language(controller, app::Language::zh);
+  const std::vector<std::string> chinese = context.feature_names();
+  ASSERT_EQ(chinese.size(), english.size());
+  EXPECT_EQ(chinese[5], "\xE5\x90\x8D\xE8\xAF\x8D noun");  // 名词 noun
+  for (std::size_t d = 0; d < 24; ++d) {
+    EXPECT_NE(chinese[d], english[d]) << english[d] << " has no Chinese name";
+    EXPECT_EQ(chinese[d].substr(chinese[d].size() - english[d].size()), english[d]) << "the id stays: " << chinese[d];
+  }
+  app::set_language(controller, app::Language::en);
+  EXPECT_EQ(context.feature_names(), english);
+}
+
 TEST_F(ControllerTest, CircuitsTabFollowsTheSelectionAndTheModel) {
   app::Controller controller(state, resources);
   HeadlessImGui imgui;
