@@ -101,7 +101,10 @@ void circuit(const PanelContext& context, const char* id, const Matrix& m, const
   }
   int row = -1, col = -1;
   matrix_view(id, m, ImVec2(side, side), 0.0f, &row, &col, context.cell_textures);
-  if (row < 0) return;
+  const bool hovered = row >= 0;
+  if (named) ImGui::SetCursorScreenPos(ImVec2(top_left.x + label_w, ImGui::GetCursorScreenPos().y));
+  diverging_legend(m, 0.0f, side);
+  if (!hovered) return;
   ImGui::BeginTooltip();
   const float v = m(row, col);
   if (qk) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "ui/colormap.h"
 
@@ -34,6 +35,33 @@ void matrix_view(const char* id, const Matrix& m, ImVec2 size, float scale, int*
     if (hovered_row) *hovered_row = r;
     if (hovered_col) *hovered_col = c;
   }
+}
+
+float diverging_legend(const Matrix& m, float scale, float width) {
+  if (scale <= 0.0f) scale = m.size() > 0 ? std::max(1e-6f, m.cwiseAbs().maxCoeff()) : 1.0f;
+  if (!std::isfinite(scale)) scale = 1.0f;
+  const float font = ImGui::GetFontSize();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float bar_h = font * 0.45f;
+  width = std::max(width, font * 6.0f);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  constexpr int kSteps = 32;
+  for (int s = 0; s < kSteps; ++s) {
+    const float t0 = static_cast<float>(s) / kSteps, t1 = static_cast<float>(s + 1) / kSteps;
+    draw->AddRectFilled(ImVec2(origin.x + width * t0, origin.y), ImVec2(origin.x + width * t1 + 0.5f, origin.y + bar_h),
+                        diverging_u32((t0 + t1) - 1.0f));  // the middle of the step, in [-1, 1]
+  }
+  draw->AddRect(origin, ImVec2(origin.x + width, origin.y + bar_h), ImGui::GetColorU32(ImGuiCol_Border));
+  char low[32], high[32];
+  std::snprintf(low, sizeof low, "%+.3g", -scale);
+  std::snprintf(high, sizeof high, "%+.3g", scale);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const float y = origin.y + bar_h + 1.0f;
+  draw->AddText(ImVec2(origin.x, y), text, low);
+  draw->AddText(ImVec2(origin.x + (width - ImGui::CalcTextSize("0").x) * 0.5f, y), text, "0");
+  draw->AddText(ImVec2(origin.x + width - ImGui::CalcTextSize(high).x, y), text, high);
+  ImGui::Dummy(ImVec2(width, bar_h + font + 2.0f));
+  return scale;
 }
 
 }  // namespace headlab::ui

@@ -12,4 +12,9 @@ namespace headlab::ui {
 void matrix_view(const char* id, const Matrix& m, ImVec2 size, float scale, int* hovered_row, int* hovered_col,
                  CellTextures* textures);
 
+// The colour scale of a matrix_view drawn at `scale` (<= 0: max |m|, as matrix_view takes it): a bar
+// from -scale (blue) through 0 (white) to +scale (orange), numbered at both ends and the middle,
+// `width` wide. Returns the scale it shows.
+float diverging_legend(const Matrix& m, float scale, float width);
+
 }  // namespace headlab::ui

@@ -200,6 +200,14 @@ test('arc view and concat view open from their tabs', async () => {
   await screenshot(page, 'lab-arcs');
   await click(page, 'tab/concat');
   await rectOf(page, 'concat');
+  // W_O's colour scale: blue at its negative end, orange at its positive end, numbered.
+  const scale = await rectOf(page, 'concat/scale/W_O');
+  const pixels = await screenPixels(page, { x: Math.floor(scale.x), y: Math.floor(scale.y), width: Math.ceil(scale.width), height: 4 });
+  const at = (x) => { const k = (2 * pixels.width + x) * 4; return [pixels.data[k], pixels.data[k + 1], pixels.data[k + 2]]; };
+  const [lr, , lb] = at(3), [rr, , rb] = at(pixels.width - 4);
+  assert.ok(lb > lr + 40, `the negative end is blue: ${at(3)}`);
+  assert.ok(rr > rb + 40, `the positive end is orange: ${at(pixels.width - 4)}`);
+  await rectOf(page, 'concat/scale');
   await screenshot(page, 'lab-concat');
   assert.deepEqual(errors, []);
   await context.close();
