@@ -53,6 +53,8 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
   const int layer = state.selection.layer, head = state.selection.head;
   const float font = ImGui::GetFontSize();
+  // The title, part of the figure a PNG export takes: layer, head and label, then the sentence.
+  const ImVec2 title_min = ImGui::GetCursorScreenPos();
   ImGui::Text(context.tr("detail_head_title"), layer, head);
   ImGui::SameLine();
   ImGui::TextDisabled("%s", head_caption(state, layer, head, context.words()).c_str());
@@ -62,8 +64,15 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   const char* const formula = context.tr("detail_formula");
   const char* const reminder = context.tr("detail_rows_sum");
   ImGui::TextDisabled("%s", ImGui::CalcTextSize(formula).x <= room ? formula : ImGui::CalcTextSize(reminder).x <= room ? reminder : "");
+  std::string sentence = state.document.input.text;
+  if (state.document.input.kind != InputKind::text) {  // given words, a matrix or ids: their tokens
+    sentence.clear();
+    for (const std::string& token : context.tokens()) sentence += (sentence.empty() ? "" : " ") + token;
+  }
+  ImGui::TextDisabled("%s", fit_text("\"" + drawable_text(sentence) + "\"", width).c_str());
+  register_rect(ui, ids::kDetailTitle, title_min, ImVec2(title_min.x + width, ImGui::GetItemRectMax().y));
   const float legend_w = font * 4.5f;
-  const float size = std::max(font * 6.0f, std::min(width - legend_w - font, height - ImGui::GetFrameHeightWithSpacing()));
+  const float size = std::max(font * 6.0f, std::min(width - legend_w - font, height - 2.0f * ImGui::GetFrameHeightWithSpacing()));
   HeatmapOptions options;
   options.tokens = &context.tokens();
   options.unknown = &context.unknown_tokens();
@@ -102,7 +111,8 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   ImGui::TextDisabled("%s", context.tr("detail_legend"));
   colour_legend("detail_legend", std::min(size, font * 18.0f));
   ImGui::EndGroup();
-  // The figure a PNG export takes: the heatmap with its axes and the colour legend, nothing else.
+  // The figure a PNG export takes: the title, the heatmap with its axes and the colour legend.
+  figure_min = ImVec2(std::min(figure_min.x, title_min.x), std::min(figure_min.y, title_min.y));
   register_rect(ui, ids::kDetailFigure, figure_min,
                 ImVec2(ImGui::GetItemRectMax().x, std::max(figure_max.y, ImGui::GetItemRectMax().y)));
 }

@@ -302,6 +302,8 @@ test('export the heatmap as PNG from the Export menu: exactly the figure, and th
   const grid = await rectOf(page, 'detail/heatmap');
   const tabs = await rectOf(page, 'tab/heatmap');
   assert.ok(figure.y > tabs.y + tabs.height - 1, 'the tab bar is not in the picture');
+  const title = await rectOf(page, 'detail/title');
+  assert.ok(figure.y <= title.y + 1 && title.y + title.height <= grid.y, 'the title (head, label, sentence) is');
   assert.ok(figure.x + figure.width > grid.x + grid.width + 30, 'the legend is');
   assert.ok(Math.abs(last.width - Math.round(figure.width * 2)) <= 2, `width ${last.width} vs ${figure.width * 2}`);
   assert.ok(Math.abs(last.height - Math.round(figure.height * 2)) <= 2, `height ${last.height} vs ${figure.height * 2}`);
