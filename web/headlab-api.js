@@ -129,6 +129,21 @@
     // Input events received but not yet acted on (keys typed within one frame land over the next
     // few): 0 once the lab has caught up with everything the browser sent it.
     inputPending: () => (window.headlabCrash.stopped ? 0 : Module._headlab_input_pending()),
+    // The open views, "detail.side" ("arcs.labels"): share links carry them (web/persistence.js).
+    view: () => (window.headlabCrash.stopped ? '' : Module.UTF8ToString(Module._headlab_view() >>> 0)),
+    setView: (view) => {
+      if (window.headlabCrash.stopped) return false;
+      const text = String(view).slice(0, 64);
+      const size = Module.lengthBytesUTF8(text) + 1;
+      const pointer = Module._malloc(size) >>> 0;
+      if (!pointer) return false;
+      try {
+        Module.stringToUTF8(text, pointer, size);
+        return Module._headlab_set_view(pointer) === 1;
+      } finally {
+        Module._free(pointer);
+      }
+    },
     // The last export made through the Export menu: {kind, name, ...}.
     lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),

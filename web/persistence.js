@@ -6,6 +6,7 @@
 (function () {
   const pageText = window.headlabPageText.text;
   const STORAGE_KEY = 'headlab.state';
+  const VIEW_KEY = 'headlab.view';  // the open tabs ("arcs.labels"), reopened with the saved work
   const BACKUP_PREFIX = 'headlab.state.unreadable.';
   // Set while saved work is being restored and cleared once frames have been drawn with it: if it is
   // still there at start, restoring that work stopped the engine last time.
@@ -14,6 +15,8 @@
   // something different); later visits open on the learner's own work or the plain default.
   const VISITED_KEY = 'headlab.visited';
   const LINK_PREFIX = '#s=';
+  // After the state, the open views ("&v=arcs.labels"): a link reopens the tab it was made on.
+  const VIEW_PART = '&v=';
   const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
   const AUTOSAVE_MS = 500;  // a change is saved within two ticks
 
@@ -61,9 +64,17 @@
   let savedKey = '';
   let lastSaved = '';
   let autosaveRefused = false;
+  let lastView = '';
   function autosave(now = false) {
     const store = storage();
     if (!store || window.headlabCrash.stopped) return;
+    try {
+      const view = window.headlab.view();
+      if (view && view !== lastView) {
+        store.setItem(VIEW_KEY, view);
+        lastView = view;
+      }
+    } catch (e) { /* storage full: the views are a convenience */ }
     let key;
     try { key = window.headlab.request({ op: 'stateKey' }); } catch (e) { return; }
     const settled = now === true || key === seenKey;
@@ -100,8 +111,12 @@
   // 32 MB cap, src/app/share_link.h) and loads it strictly; a refusal leaves the lab as it was.
   function openLinkInAddressBar(ownWorkLoaded) {
     if (!location.hash.startsWith(LINK_PREFIX)) return;
+    const at = location.hash.indexOf(VIEW_PART);
+    const fragment = at < 0 ? location.hash : location.hash.slice(0, at);
+    const view = at < 0 ? '' : decodeURIComponent(location.hash.slice(at + VIEW_PART.length));
     try {
-      window.headlab.request({ op: 'openShareLink', fragment: location.hash });
+      window.headlab.request({ op: 'openShareLink', fragment });
+      if (view) window.headlab.setView(view);  // unknown names leave the views as they are
       notify(pageText(ownWorkLoaded ? 'link_opened_undo' : 'link_opened'));
     } catch (e) {
       notify(pageText('link_unreadable', { reason: e.message }), 'error');
@@ -122,6 +137,7 @@
       let error = '';
       try { store.setItem(RESTORING_KEY, '1'); } catch (e) { /* storage full: restore without the guard */ }
       try { window.headlab.loadState(saved); loaded = true; } catch (e) { error = e.message; }
+      if (loaded) window.headlab.setView(store.getItem(VIEW_KEY) || '');
       if (error) keepAside(store, saved, error);
       else afterFrames(2, () => { try { store.removeItem(RESTORING_KEY); } catch (e) { /* ignore */ } });
     }
@@ -161,7 +177,8 @@
 
   async function copyLink() {
     try {
-      const link = location.origin + location.pathname + window.headlab.request({ op: 'shareLink' });
+      const link = location.origin + location.pathname + window.headlab.request({ op: 'shareLink' }) + VIEW_PART +
+                   encodeURIComponent(window.headlab.view());
       try {
         await navigator.clipboard.writeText(link);
         notify(pageText('link_copied'));

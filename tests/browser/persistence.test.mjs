@@ -10,7 +10,8 @@ before(async () => { server = await startServer(); browser = await launchBrowser
 after(async () => { await browser?.close(); server?.stop(); });
 
 // Until autosave has written the lab as it is now.
-const waitForAutosave = (page) => page.waitForFunction(() => !window.headlabPersistence.pending(), null, { timeout: 10000 });
+// Polled on a timer, not on animation frames: a frame of the largest model takes seconds on a busy machine.
+const waitForAutosave = (page) => page.waitForFunction(() => !window.headlabPersistence.pending(), null, { timeout: 30000, polling: 200 });
 const ready = (page) => page.waitForFunction(() => window.headlab && window.headlab.ready).then(() => page.evaluate(() => window.headlab.ready));
 const toast = (page) => page.evaluate(() => document.getElementById('toast')?.textContent || '');
 
@@ -25,6 +26,7 @@ test('a reload restores model, sentence, selection, lesson progress and language
     h.setLanguage('zh');
     h.selectHead(0, 2);
   });
+  await click(page, 'tab/circuits');
   const before = await page.evaluate(() => window.headlab.state());
   await waitForAutosave(page);
   await page.reload();
@@ -38,6 +40,8 @@ test('a reload restores model, sentence, selection, lesson progress and language
   assert.equal(after.lesson.index, 3);
   assert.equal(after.lesson.step, 1);
   assert.equal(after.lesson.language, 'zh');
+  // The open tab too (the step's own highlights still open the Weights side).
+  await page.waitForFunction(() => window.headlab.view().startsWith('circuits.'));
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -56,7 +60,7 @@ test('a model too large to autosave says so once, keeps the last autosave, and a
     h.request({ op: 'setLayerCount', count: 6 });
     for (let layer = 0; layer < 6; ++layer) h.request({ op: 'setHeadCount', count: 16, layer });
   });
-  await page.waitForFunction(() => /too large to autosave/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 15000 });
+  await page.waitForFunction(() => /too large to autosave/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 30000, polling: 200 });
   await page.evaluate(() => window.headlab.setText('Still too large.'));
   await waitForAutosave(page);
   assert.equal(await page.evaluate(() => localStorage.getItem('headlab.state')), stored, 'the last autosave is kept as it was');
@@ -65,7 +69,7 @@ test('a model too large to autosave says so once, keeps the last autosave, and a
     window.headlab.request({ op: 'setLayerCount', count: 1 });
     window.headlab.request({ op: 'setDModel', d_model: 64 });
   });
-  await page.waitForFunction(() => /Autosave is on again/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 15000 });
+  await page.waitForFunction(() => /Autosave is on again/.test(document.getElementById('toast')?.textContent || ''), null, { timeout: 30000, polling: 200 });
   const saved = JSON.parse(await page.evaluate(() => localStorage.getItem('headlab.state')));
   assert.match(JSON.stringify(saved), /Still too large/);
   assert.deepEqual(errors, []);
@@ -96,11 +100,16 @@ test('share link round trip through the real menu, and a hostile link is refused
   const { page, errors, context } = await openLab(browser, server.url);
   await page.evaluate(() => { window.headlab.setText('A tiny wombat sat under the old tree.'); window.headlab.setWeight(0, 1, 'W_Q', 6, 2, -3.5); });
   await frames(page, 2);
+  // The learner is on the arcs and the Labels tab: the link reopens them.
+  await click(page, 'tab/arcs');
+  await click(page, 'tab/labels');
+  assert.equal(await page.evaluate(() => window.headlab.view()), 'arcs.labels');
   await click(page, 'export/png');
   await click(page, 'export/share_link');
   await page.waitForFunction(() => window.headlabPersistence.lastLink, null, { timeout: 10000 });
   const link = await page.evaluate(() => window.headlabPersistence.lastLink);
-  assert.match(link, /#s=[A-Za-z0-9_-]+$/);
+  assert.match(link, /#s=[A-Za-z0-9_-]+&v=arcs\.labels$/);
+  assert.ok(link.length < 30000, `the default model's link is ${link.length} characters`);
   const other = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const fresh = await other.newPage();
   await fresh.goto(link);
@@ -108,6 +117,8 @@ test('share link round trip through the real menu, and a hostile link is refused
   await fresh.waitForFunction(() => window.headlab.state().text.includes('wombat'), null, { timeout: 10000 });
   const state = await fresh.evaluate(() => window.headlab.state());
   assert.equal(state.layers[0].heads[1].W_Q[6][2], -3.5);
+  await fresh.waitForFunction(() => window.headlab.widgetRect('arcs') !== null && window.headlab.view() === 'arcs.labels');
+  assert.equal(await fresh.evaluate(() => window.headlabPersistence && location.hash), '', 'the link is taken out of the address bar');
   // Hostile links: garbage, a valid deflate of nonsense, markup.
   for (const bad of ['#s=%%%%', '#s=AAAA', '#s=' + 'A'.repeat(5000), '#s=<img src=x onerror=alert(1)>']) {
     await fresh.goto('about:blank');  // a new document: a hash change alone would not reload
