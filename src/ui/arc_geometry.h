@@ -20,24 +20,45 @@ struct Arc {
   int head = 0, query = 0, key = 0;
 };
 
-// Keeps the `most` heaviest arcs (ties: the earlier ones), in their original order, so heads
-// still overlay one another as they do without the cut.
-inline void keep_strongest(std::vector<Arc>& arcs, std::size_t most) {
+// At most `most` arcs, shared fairly among the heads: each head keeps its strongest, and a head
+// with fewer arcs than its share leaves the rest to the others (water-filling). One sharp head can
+// no longer crowd the others out of the figure. The kept arcs stay in their original order.
+inline void keep_strongest_per_head(std::vector<Arc>& arcs, std::size_t most) {
   if (arcs.size() <= most) return;
-  std::vector<std::size_t> order(arcs.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return arcs[a].weight > arcs[b].weight; });
-  order.resize(most);
-  std::sort(order.begin(), order.end());
-  std::vector<Arc> kept;
-  kept.reserve(most);
-  for (const std::size_t k : order) kept.push_back(arcs[k]);
-  arcs = std::move(kept);
+  std::vector<std::vector<std::size_t>> by_head;  // indices of each head's arcs, strongest first
+  for (std::size_t k = 0; k < arcs.size(); ++k) {
+    const std::size_t h = static_cast<std::size_t>(std::max(0, arcs[k].head));
+    if (h >= by_head.size()) by_head.resize(h + 1);
+    by_head[h].push_back(k);
+  }
+  std::vector<std::size_t> heads;
+  for (std::size_t h = 0; h < by_head.size(); ++h) {
+    if (by_head[h].empty()) continue;
+    std::stable_sort(by_head[h].begin(), by_head[h].end(), [&](std::size_t a, std::size_t b) { return arcs[a].weight > arcs[b].weight; });
+    heads.push_back(h);
+  }
+  std::stable_sort(heads.begin(), heads.end(), [&](std::size_t a, std::size_t b) { return by_head[a].size() < by_head[b].size(); });
+  std::vector<std::size_t> kept;
+  std::size_t budget = most;
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    const std::size_t share = budget / (heads.size() - i);
+    const std::vector<std::size_t>& own = by_head[heads[i]];
+    const std::size_t take = std::min(own.size(), share);
+    kept.insert(kept.end(), own.begin(), own.begin() + static_cast<std::ptrdiff_t>(take));
+    budget -= take;
+  }
+  std::sort(kept.begin(), kept.end());
+  std::vector<Arc> out;
+  out.reserve(kept.size());
+  for (const std::size_t k : kept) out.push_back(arcs[k]);
+  arcs = std::move(out);
 }
 
 enum class LineStyle { solid, dashed, dotted, dash_dot };
 
-inline LineStyle line_style_for_head(int head) { return static_cast<LineStyle>(head % 4); }
+// Heads h and h + 8 share a colour of the 8-colour palette; their line styles differ, so each of up
+// to 16 heads has its own colour and style.
+inline LineStyle line_style_for_head(int head) { return static_cast<LineStyle>((head + head / 8) % 4); }
 
 // Quadratic curve above the token row from x0 to x1 at baseline y; higher for longer spans.
 // Self-attention (x0 == x1) becomes a small loop.

@@ -86,7 +86,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
       }
   }
   const std::size_t found = arcs.size();
-  keep_strongest(arcs, kMostArcs);
+  keep_strongest_per_head(arcs, kMostArcs);
   if (arcs.size() < found) ImGui::TextWrapped(context.tr("arcs_capped"), static_cast<int>(arcs.size()), static_cast<int>(found));
   // Canvas.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -118,7 +118,7 @@ void draw_arc_view(PanelContext& context, float width, float height) {
     const bool dim = focus >= 0 && focus != i;
     const float x0 = origin.x + (i + 0.5f) * spacing, x1 = origin.x + (j + 0.5f) * spacing;
     // Offset each head slightly so coincident arcs do not hide each other.
-    const float lift = (h % 4) * font * 0.12f;
+    const float lift = static_cast<float>(h % 4) * font * 0.12f;
     const auto points = arc_points(x0, x1, baseline - font * 0.2f - lift, max_height, spacing);
     const float thickness = 1.0f + 4.0f * w;
     for (const auto& piece : dash(points, line_style_for_head(h), font * 0.12f))

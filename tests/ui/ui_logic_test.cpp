@@ -2,6 +2,9 @@
 // the undo history, and whole frames of the lab drawn headlessly (as ImGui's example_null does).
 #include <gtest/gtest.h>
 
+#include <set>
+#include <utility>
+
 #include "../app/test_resources.h"
 #include "app/controller.h"
 #include "app/dispatcher.h"
@@ -55,6 +58,34 @@ TEST(ArcGeometry, DashPatternsDiffer) {
   EXPECT_EQ(dashed.size(), 10u);  // 6 on + 4 off = 10 px period
   EXPECT_GT(dotted.size(), dashed.size());
   for (int h = 0; h < 4; ++h) EXPECT_EQ(static_cast<int>(line_style_for_head(h)), h);
+  // Sixteen heads, sixteen different (colour, style) pairs: colours repeat every 8 heads.
+  std::set<std::pair<int, int>> pairs;
+  for (int h = 0; h < 16; ++h) pairs.insert({h % 8, static_cast<int>(line_style_for_head(h))});
+  EXPECT_EQ(pairs.size(), 16u);
+}
+
+TEST(ArcGeometry, ASharpHeadDoesNotCrowdTheOthersOut) {
+  // Head 0 has 10 strong arcs, heads 1 and 2 two weak ones each: with room for 6, heads 1 and 2
+  // keep both of theirs and head 0 its two strongest.
+  std::vector<Arc> arcs;
+  for (int k = 0; k < 10; ++k) arcs.push_back({0.9f - 0.01f * k, 0, k, 0});
+  arcs.push_back({0.2f, 1, 0, 1});
+  arcs.push_back({0.3f, 1, 1, 1});
+  arcs.push_back({0.25f, 2, 0, 2});
+  arcs.push_back({0.15f, 2, 1, 2});
+  keep_strongest_per_head(arcs, 6);
+  ASSERT_EQ(arcs.size(), 6u);
+  int per_head[3] = {0, 0, 0};
+  for (const Arc& arc : arcs) ++per_head[arc.head];
+  EXPECT_EQ(per_head[0], 2);
+  EXPECT_EQ(per_head[1], 2);
+  EXPECT_EQ(per_head[2], 2);
+  EXPECT_FLOAT_EQ(arcs[0].weight, 0.9f);  // head 0's strongest, in the original order
+  EXPECT_FLOAT_EQ(arcs[1].weight, 0.89f);
+  // Fewer arcs than room: all stay.
+  std::vector<Arc> few{{0.1f, 0, 0, 0}, {0.3f, 1, 0, 1}};
+  keep_strongest_per_head(few, 6);
+  EXPECT_EQ(few.size(), 2u);
 }
 
 TEST(ArcGeometry, ArcsRiseAboveTheRowAndEndAtTheKey) {
@@ -65,21 +96,6 @@ TEST(ArcGeometry, ArcsRiseAboveTheRowAndEndAtTheKey) {
   for (const Point& p : points) top = std::min(top, p.y);
   EXPECT_LT(top, 200 - 40);
   EXPECT_GE(top, 200 - 80 - 1e-3);
-}
-
-TEST(ArcGeometry, TooManyArcsKeepTheStrongestInTheirOrder) {
-  std::vector<Arc> arcs{{0.2f, 0, 0, 0}, {0.9f, 0, 0, 1}, {0.5f, 1, 1, 0}, {0.5f, 1, 1, 1}, {0.7f, 2, 0, 0}};
-  keep_strongest(arcs, 3);
-  ASSERT_EQ(arcs.size(), 3u);
-  // 0.9 and 0.7, then the first of the two 0.5s; heads stay in drawing order.
-  EXPECT_FLOAT_EQ(arcs[0].weight, 0.9f);
-  EXPECT_EQ(arcs[1].head, 1);
-  EXPECT_EQ(arcs[1].key, 0);
-  EXPECT_EQ(arcs[2].head, 2);
-  std::vector<Arc> few{{0.1f, 0, 0, 0}, {0.3f, 0, 0, 1}};
-  keep_strongest(few, 3);
-  EXPECT_EQ(few.size(), 2u);
-  EXPECT_FLOAT_EQ(few[0].weight, 0.1f);
 }
 
 // The arc view of the largest model at a low threshold: thousands of arcs pass it, the figure
