@@ -6,17 +6,18 @@
   const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
   ready.catch(() => {});  // a failed start is reported on the page; no unhandled rejection
 
-  // Calls an exported C function with one string argument and a string result. The argument is
-  // copied into the wasm heap, not onto its stack as Module.ccall would: a model file or saved state
-  // is easily larger than the 5 MB stack, and overflowing it overwrote the module's memory.
-  function callWithString(name, text) {
+  // Calls an exported C function with one string argument; `read` turns its result into the answer
+  // (by default the C string it points to). The argument is copied into the wasm heap, not onto its
+  // stack as Module.ccall would: a model file or saved state is easily larger than the 5 MB stack,
+  // and overflowing it overwrote the module's memory.
+  function callWithString(name, text, read = (result) => Module.UTF8ToString(result >>> 0)) {
     const size = Module.lengthBytesUTF8(text) + 1;
     // `>>> 0`: the heap may grow past 2 GB (a GPT-2 checkpoint), and wasm hands pointers over signed.
     const pointer = Module._malloc(size) >>> 0;
     if (!pointer) throw new Error('HeadLab is out of memory for a request of ' + size + ' bytes');
     try {
       Module.stringToUTF8(text, pointer, size);
-      return Module.UTF8ToString(Module['_' + name](pointer) >>> 0);
+      return read(Module['_' + name](pointer));
     } finally {
       Module._free(pointer);
     }
@@ -131,19 +132,8 @@
     inputPending: () => (window.headlabCrash.stopped ? 0 : Module._headlab_input_pending()),
     // The open views, "detail.side" ("arcs.labels"): share links carry them (web/persistence.js).
     view: () => (window.headlabCrash.stopped ? '' : Module.UTF8ToString(Module._headlab_view() >>> 0)),
-    setView: (view) => {
-      if (window.headlabCrash.stopped) return false;
-      const text = String(view).slice(0, 64);
-      const size = Module.lengthBytesUTF8(text) + 1;
-      const pointer = Module._malloc(size) >>> 0;
-      if (!pointer) return false;
-      try {
-        Module.stringToUTF8(text, pointer, size);
-        return Module._headlab_set_view(pointer) === 1;
-      } finally {
-        Module._free(pointer);
-      }
-    },
+    setView: (view) => (window.headlabCrash.stopped ? false
+      : callWithString('headlab_set_view', String(view).slice(0, 64), (known) => known === 1)),
     // The last export made through the Export menu: {kind, name, ...}.
     lastExport: () => (window.headlabExports && window.headlabExports.last) || null,
     redo: () => call({ op: 'redo' }),
