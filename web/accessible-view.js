@@ -104,7 +104,9 @@
     parts.presetLabel = make('label', presetField, { for: 'a11y-preset' });
     parts.preset = make('select', presetField, { id: 'a11y-preset' });
     parts.applyPreset = button(presetField, () => {
-      const { layer, head } = window.headlab.state().selection;
+      // The head the panel's list shows selected (the lab's own selection follows that list; state()
+      // would serialize every weight).
+      const [layer, head] = parts.headSelect.value.split('/').map(Number);
       send(() => window.headlab.applyPreset(layer, head, parts.preset.value));
     }, { id: 'a11y-apply-preset' });
     const head = make('section', root, { 'aria-labelledby': 'a11y-head-title' });
@@ -221,8 +223,7 @@
     enable(parts.moreHeads, c.head_count < c.max_heads);
     parts.headSelectLabel.textContent = b.select_head;
     fillSelect(parts.headSelect, c.heads.map((x) => [`${x.layer}/${x.head}`, x.text]));
-    const selection = window.headlab.state().selection;
-    parts.headSelect.value = `${selection.layer}/${selection.head}`;
+    parts.headSelect.value = `${c.selected.layer}/${c.selected.head}`;
     parts.presetLabel.textContent = b.preset;
     fillSelect(parts.preset, c.presets.map((x) => [x.id, x.name]));
     parts.applyPreset.textContent = b.apply_preset;

@@ -73,6 +73,7 @@ json controls_view(const app::AppState& state, const app::Resources& resources) 
   json presets = json::array();
   for (const Preset& preset : resources.presets) presets.push_back({{"id", preset.id}, {"name", app::localized(preset.name, language)}});
   return {{"layer", layer},
+          {"selected", {{"layer", layer}, {"head", state.selection.head}}},
           {"head_count", model.layers[layer].head_count()},
           {"head_count_text", format_text(words("a11y_head_count"), layer, model.layers[layer].head_count())},
           {"max_heads", is_checkpoint_model(model) ? model.layers[layer].head_count() : kMaxHeads},

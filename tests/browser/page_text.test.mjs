@@ -31,6 +31,8 @@ function usedKeys() {
     for (const call of text.matchAll(/\b(?:pageText|text)\(([^)]*)\)/g)) {
       for (const literal of call[1].matchAll(/'([a-z][a-z0-9_]*)'/g)) add(literal[1], file);
     }
+    // Elements a script makes, marked for translatePage as index.html's are (data-text, data-text-label).
+    for (const mark of text.matchAll(/dataset\.text(?:Label)?\s*=\s*'([a-z][a-z0-9_]*)'/g)) add(mark[1], file);
   }
   const html = fs.readFileSync(path.join(web, 'index.html'), 'utf8');
   for (const match of html.matchAll(/data-text(?:-label)?="([^"]+)"/g)) add(match[1], 'index.html');
