@@ -28,6 +28,9 @@ struct HeadRole {
   float score = 0.0f;           // the role's score (syntactic: arc accuracy); mixed: 0
   float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the role's threshold
   int direction = training::kDependentToHead;  // syntactic: which end of the arc attends
+  // A role the head has learned: "broad" is the blur every untrained head starts with, so it is
+  // no more a role than mixed.
+  bool learned() const { return !label.mixed() && !label.is(analysis::Role::broad); }
 };
 
 // The HeadRole form of one pooled head label; `config` gives the threshold of non-syntactic roles.

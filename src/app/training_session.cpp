@@ -207,11 +207,9 @@ lessons::TrainingReading TrainingSession::reading() const {
   out.task = settings().task;
   out.steps = sample.step;
   out.sample = samples_taken();
-  // Roles a head has learned: "broad" is where every untrained head starts (a blur over the
-  // sentence), so counting it would credit step 0 with a role.
   std::vector<analysis::Label> labels;
   for (const HeadRole& role : sample.heads)
-    if (!role.label.mixed() && !role.label.is(analysis::Role::broad) && std::find(labels.begin(), labels.end(), role.label) == labels.end())
+    if (role.learned() && std::find(labels.begin(), labels.end(), role.label) == labels.end())
       labels.push_back(role.label);
   out.distinct_roles = static_cast<int>(labels.size());
   const Model& model = trainer()->model();

@@ -20,24 +20,6 @@
 namespace headlab::ui {
 namespace {
 
-float role_threshold(const analysis::LabelConfig& c, analysis::Role role) {
-  switch (role) {
-    case analysis::Role::previous_token: return c.previous_token;
-    case analysis::Role::next_token: return c.next_token;
-    case analysis::Role::local: return -1.0f;  // a ratio, not a share: no single mark on the bar
-    case analysis::Role::self: return c.self;
-    case analysis::Role::delimiter: return c.delimiter;
-    case analysis::Role::cls: return c.cls;
-    case analysis::Role::broad: return c.broad;
-    case analysis::Role::syntactic: return -1.0f;  // baseline + margin, per relation
-    case analysis::Role::content_similarity: return c.content_similarity;
-    case analysis::Role::rare_word: return c.rare_word;
-    case analysis::Role::duplicate_token: return c.duplicate_token;
-    case analysis::Role::induction: return c.induction;
-  }
-  return -1.0f;
-}
-
 // Why a role has no score: only syntactic (no gold parse) and the repeat roles (no token repeats)
 // can be unscored.
 const char* unscored_text(analysis::Role role, const Words& words) {
@@ -115,8 +97,9 @@ void label_details(PanelContext& context, const analysis::HeadAnalysis& a, int l
   const float note_w = ImGui::CalcTextSize(words("labels_held_back")).x + ImGui::GetFontSize() * 0.4f;
   const auto bar = [&](analysis::Role role) {
     const int r = static_cast<int>(role);
-    // The head's own threshold where the role has one per head (local, syntactic), else the config's.
-    const float threshold = status[r].available && status[r].threshold < 1.0f ? status[r].threshold : role_threshold(config, role);
+    // The threshold the labeller weighed this head against (per head for local and syntactic); none
+    // to mark for an unscored role or one only a perfect score passes.
+    const float threshold = status[r].available && status[r].threshold < 1.0f ? status[r].threshold : -1.0f;
     score_bar(app::localized(context.resources().role_names[r], words.language).c_str(), a.scores.score(role), threshold,
               a.label.is(role), width, unscored_text(role, words),
               status[r].guard != analysis::RoleGuard::none ? words("labels_held_back") : "", note_w);

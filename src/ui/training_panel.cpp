@@ -117,8 +117,7 @@ void draw_status(const app::TrainingSession& session, const Words& t) {
     return;
   }
   int roles = 0;
-  for (const app::HeadRole& role : session.timeline().back().heads)
-    roles += !role.label.mixed() && !role.label.is(analysis::Role::broad);  // broad: the blur it starts with
+  for (const app::HeadRole& role : session.timeline().back().heads) roles += role.learned();
   ImGui::Text(t("train_status"), steps, training::mean_recent_loss(trainer, 50), trainer.loss_history().front());
   char role_count[96];
   std::snprintf(role_count, sizeof role_count, t("train_roles"), roles, static_cast<int>(session.timeline().back().heads.size()));

@@ -192,7 +192,7 @@ TEST_F(LessonsTest, LessonTwosStrongNounKeyDrawsEveryWordTowardsTheNouns) {
   Controller controller(state, resources);
   const auto [l, s] = find_step(resources, "02-projections", "shapes");
   ASSERT_EQ(start_step(controller, l, s), "");
-  ASSERT_TRUE(controller.apply(SetHeadDim{0, 2}).ok());
+  ASSERT_TRUE(controller.apply(SetHeadDim{0, 2, 2}).ok());
   const auto noun_share = [&](int row) {  // "The cat chased the mouse .": nouns at 1 and 4
     const Matrix& a = state.trace.layers[0].heads[0].attention;
     return a(row, 1) + a(row, 4);
