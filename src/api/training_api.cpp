@@ -115,7 +115,9 @@ json training_state_json(const TrainingSession& session, bool losses) {
       const HeadPosition at = head_at_flat_index(trainer->model(), static_cast<int>(k));
       heads.push_back({{"layer", at.layer}, {"head", at.head}, {"label", role.label.text()}, {"score", role.score},
                        {"baseline", role.baseline},
-                       {"direction", role.direction == training::kDependentToHead ? "dependent_to_head" : "head_to_dependent"}});
+                       {"direction", role.direction == kBothWays                   ? "both_ways"
+                                     : role.direction == training::kDependentToHead ? "dependent_to_head"
+                                                                                    : "head_to_dependent"}});
     }
     json entry = {{"step", sample.step}, {"train_loss", number(sample.train_loss)},
                   {"held_out_loss", number(sample.held_out_loss)}, {"heads", heads}};

@@ -13,7 +13,9 @@ HeadRole head_role(const analysis::PooledHead& head, const analysis::LabelConfig
   if (const analysis::RelationScore* relation = head.scores.syntactic.best_relation();
       relation && label.is(analysis::Role::syntactic)) {
     role.baseline = relation->baseline;
-    role.direction = relation->head_to_dependent ? training::kHeadToDependent : training::kDependentToHead;
+    role.direction = relation->both_ways           ? kBothWays
+                     : relation->head_to_dependent ? training::kHeadToDependent
+                                                   : training::kDependentToHead;
   } else {
     role.baseline = analysis::role_status(head.scores, config)[static_cast<int>(*label.role)].threshold;
   }

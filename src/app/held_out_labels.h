@@ -22,12 +22,16 @@ namespace headlab::app {
 inline constexpr std::uint32_t kHeldOutSeed = 7;
 inline constexpr int kHeldOutCount = 60;
 
+// HeadRole::direction of a syntactic head whose two ends look at each other about equally often
+// (analysis::RelationScore::both_ways).
+inline constexpr int kBothWays = 2;
+
 // What one head does at one moment: its label over the held-out sentences.
 struct HeadRole {
   analysis::Label label;        // mixed by default
   float score = 0.0f;           // the role's score (syntactic: arc accuracy); mixed: 0
   float baseline = 0.0f;        // syntactic: the best fixed offset's accuracy; else the role's threshold
-  int direction = training::kDependentToHead;  // syntactic: which end of the arc attends
+  int direction = training::kDependentToHead;  // syntactic: which end of the arc attends, or kBothWays
   // A role the head has learned: "broad" is the blur every untrained head starts with, so it is
   // no more a role than mixed.
   bool learned() const { return !label.mixed() && !label.is(analysis::Role::broad); }

@@ -75,8 +75,9 @@ std::string role_text(const app::HeadRole& role, const Words& words, bool with_r
   const std::string relation(analysis::relation_id(*role.label.relation));
   for (const RelationEnds& r : kRelationEnds)
     if (*role.label.relation == r.relation) {
-      const bool to_head = role.direction == training::kDependentToHead;
-      const std::string text = std::string(words(to_head ? r.dependent : r.head)) + " -> " + words(to_head ? r.head : r.dependent);
+      const bool to_head = role.direction != training::kHeadToDependent;
+      const char* arrow = role.direction == app::kBothWays ? " <-> " : " -> ";
+      const std::string text = std::string(words(to_head ? r.dependent : r.head)) + arrow + words(to_head ? r.head : r.dependent);
       return with_relation ? text + " (" + relation + ")" : text;
     }
   return label_display_name(role.label, words);

@@ -193,6 +193,31 @@ TEST_F(LabelsTest, SubjectHeadBeatsTheBaselineOnlyWhenItTracksTheArc) {
   }
 }
 
+TEST_F(LabelsTest, AHeadThatLinksBothEndsIsNamedBothWaysNotOneArrow) {
+  // The subject looks at its verb and the verb at its subject: naming one direction would let a
+  // one-arc difference flip the arrow from one training sample to the next.
+  const auto nsubj_of = [&](const LabRun& r) -> const RelationScore* {
+    for (const RelationScore& rel : r.head(0, 0).scores.syntactic.relations)
+      if (resources().gold.relations[rel.relation].id == "nsubj") return &rel;
+    return nullptr;
+  };
+  Document both = explicit_document(kDogBall, 1);
+  set_logits(both, 0, logits_where(8, 12.0f, [](int i, int j) { return (i == 6 && j == 1) || (i == 1 && j == 6); }));
+  const LabRun b = run(both);
+  ASSERT_NE(nsubj_of(b), nullptr);
+  EXPECT_TRUE(nsubj_of(b)->both_ways);
+  EXPECT_EQ(b.head(0, 0).label.text(), "syntactic:nsubj");
+  EXPECT_NE(b.head(0, 0).label.explanation.find("look at each other"), std::string::npos) << b.head(0, 0).label.explanation;
+
+  Document one = explicit_document(kDogBall, 1);
+  set_logits(one, 0, logits_where(8, 12.0f, [](int i, int j) { return i == 6 && j == 1; }));
+  const LabRun o = run(one);
+  ASSERT_NE(nsubj_of(o), nullptr);
+  EXPECT_FALSE(nsubj_of(o)->both_ways);
+  EXPECT_TRUE(nsubj_of(o)->head_to_dependent);
+  EXPECT_EQ(o.head(0, 0).label.explanation.find("each other"), std::string::npos);
+}
+
 TEST_F(LabelsTest, ColumnVariantIsReported) {
   // Only "dog" is looked at by "sleeps" (column of dog peaks at sleeps): the row variant of the
   // dependent -> head direction misses (dog looks evenly), the column variant finds it.

@@ -31,6 +31,7 @@ json details(const HeadScores& s, const GoldCorpus& corpus) {
   if (const RelationScore* r = s.syntactic.best_relation()) {
     d["syntactic_best_relation"] = corpus.relations[r->relation].id;
     d["syntactic_direction"] = r->head_to_dependent ? "head_to_dependent" : "dependent_to_head";
+    d["syntactic_both_ways"] = r->both_ways;
     d["syntactic_baseline"] = number(r->baseline);
     d["syntactic_baseline_offset"] = r->baseline_offset;
     d["syntactic_partner_mass"] = number(r->partner_mass);

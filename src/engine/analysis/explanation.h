@@ -20,7 +20,7 @@ struct ExplanationTemplate {
 
 // The English templates label_head fills; assets/labels.json has the same text (a test keeps them
 // equal) plus Chinese.
-inline constexpr std::array<ExplanationTemplate, 26> kExplanationTemplates = {{
+inline constexpr std::array<ExplanationTemplate, 27> kExplanationTemplates = {{
     {"previous_token", "{0} of {1} tokens put most weight on the previous token ({2}% of their attention on average)."},
     {"next_token", "{0} of {1} tokens put most weight on the next token ({2}% of their attention on average)."},
     {"self", "{0} of {1} tokens put most weight on themselves ({2}% of their attention on average)."},
@@ -34,6 +34,8 @@ inline constexpr std::array<ExplanationTemplate, 26> kExplanationTemplates = {{
                        "best fixed offset gets {5}%."},
     {"syntactic_dependent", "{0} of {1} {2} arcs: the {relation:2} puts most weight on the word it attaches to (\"{3}\" "
                             "-> \"{4}\"); the best fixed offset gets {5}%."},
+    {"syntactic_both", "{0} of {1} {2} arcs one way and {6} the other: the {relation:2} and the word it attaches to look "
+                       "at each other (\"{3}\" <-> \"{4}\"); the best fixed offset gets {5}%."},
     {"content_similarity", "{0} words with a related word (e.g. \"{1}\" and \"{2}\") send {3}% of the attention they give "
                            "other words to related ones."},
     {"duplicate_token", "{0} repeated tokens put {1}% of their attention on earlier copies of themselves."},

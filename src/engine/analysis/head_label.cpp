@@ -149,6 +149,18 @@ void explain_syntactic(const HeadScores& s, const SentenceContext& sentence, con
       to = r.head_to_dependent ? dependent : head;
       break;
     }
+  if (r.both_ways) {
+    const int other = r.head_to_dependent ? r.dependent_to_head_hits : r.head_to_dependent_hits;
+    e.id("syntactic_both")
+        .number(hits)
+        .number(r.arcs)
+        .text(id.c_str())
+        .text(token_text(tokens, from))
+        .text(token_text(tokens, to))
+        .percent(r.baseline)
+        .number(other);
+    return;
+  }
   e.id(r.head_to_dependent ? "syntactic_head" : "syntactic_dependent")
       .number(hits)
       .number(r.arcs)

@@ -89,6 +89,9 @@ struct RelationScore {
   int baseline_offset = 0;  // head - dependent
   // The better row direction, its accuracy and mean partner mass.
   bool head_to_dependent = false;
+  // The other direction within LabelConfig::syntactic_direction_tie of it: the two words look at
+  // each other, and naming one direction would let a near-tie flip the label's arrow.
+  bool both_ways = false;
   float accuracy = 0.0f;
   float partner_mass = 0.0f;
   bool claimed = false;  // accuracy >= baseline + margin, partner_mass >= min_target_mass, selective head

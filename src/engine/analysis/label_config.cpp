@@ -25,7 +25,8 @@ bool LabelConfig::operator==(const LabelConfig& o) const {
          local_ratio == o.local_ratio && local_mass_cap == o.local_mass_cap &&
          local_max_band_share == o.local_max_band_share && self == o.self &&
          delimiter == o.delimiter && cls == o.cls && broad == o.broad && broad_smoothing == o.broad_smoothing &&
-         syntactic_margin == o.syntactic_margin && syntactic_min_target_mass == o.syntactic_min_target_mass &&
+         syntactic_margin == o.syntactic_margin && syntactic_direction_tie == o.syntactic_direction_tie &&
+         syntactic_min_target_mass == o.syntactic_min_target_mass &&
          syntactic_excluded_relations == o.syntactic_excluded_relations &&
          syntactic_confident_row_mass == o.syntactic_confident_row_mass &&
          syntactic_min_selectivity == o.syntactic_min_selectivity &&
@@ -83,6 +84,7 @@ Result<LabelConfig> parse_label_config(const std::string& json_text) {
         break;
       case Role::syntactic:
         ok = number(r, role, path, "margin_over_baseline", 0, 1, config.syntactic_margin) &&
+             number(r, role, path, "direction_tie", 0, 1, config.syntactic_direction_tie) &&
              number(r, role, path, "min_target_mass", 0, 1, config.syntactic_min_target_mass) &&
              number(r, role, path, "confident_row_mass", 0, 1, config.syntactic_confident_row_mass) &&
              number(r, role, path, "min_selectivity", 0, 1, config.syntactic_min_selectivity) &&

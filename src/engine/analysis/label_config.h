@@ -33,6 +33,9 @@ struct LabelConfig {
   float broad_smoothing = 1e-4f;  // A' = (1 - s) A + s / n, as in Clark et al.'s released code
   // syntactic: accuracy >= fixed-offset baseline + margin (Clark et al. 2019, sec. 4.2).
   float syntactic_margin = 0.10f;
+  // Both directions of a relation count as one "both ways" role when their accuracies are this
+  // close (HeadLab's: during training a head that links both ends otherwise flips its arrow).
+  float syntactic_direction_tie = 0.10f;
   // HeadLab's guard for argmax-based scores on one short sentence: the mean attention on the
   // predicted token must reach this, or the argmax of a near-uniform row (noise) could fire.
   float syntactic_min_target_mass = 0.3f;

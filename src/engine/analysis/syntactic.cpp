@@ -1,6 +1,7 @@
 #include "engine/analysis/syntactic.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace headlab::analysis {
 namespace {
@@ -115,6 +116,7 @@ void decide_syntactic(const LabelConfig& config, SyntacticScore& out) {
     const float forward = r.dependent_to_head_hits / arcs, backward = r.head_to_dependent_hits / arcs;
     r.head_to_dependent = backward > forward || (backward == forward && r.head_to_dependent_mass > r.dependent_to_head_mass);
     r.accuracy = r.head_to_dependent ? backward : forward;
+    r.both_ways = std::abs(forward - backward) <= config.syntactic_direction_tie + 1e-6f;
     r.partner_mass = r.head_to_dependent ? r.head_to_dependent_mass : r.dependent_to_head_mass;
     r.claimed = r.accuracy >= r.baseline + config.syntactic_margin - 1e-6f &&
                 r.partner_mass >= config.syntactic_min_target_mass && selective;
