@@ -6,6 +6,8 @@
 #   cjk-startup.ttf - the Chinese characters an English lab's first frame draws, embedded
 #   lazy-fonts/cjk-common.ttf - the common Chinese characters cjk.ttf lacks, served beside the page
 #     and fetched only when a text needs them (not embedded: English learners never download it)
+#   lazy-fonts/emoji.ttf - Symbola's emoji (scripts/make-emoji-font.py), fetched the first time a
+#     text holds an emoji no loaded font draws
 set(HEADLAB_FONT_DIR "${CMAKE_BINARY_DIR}/fonts")
 set(HEADLAB_LAZY_FONT_DIR "${CMAKE_BINARY_DIR}/lazy-fonts")
 set(HEADLAB_UI_FONT "${HEADLAB_FONT_DIR}/ui.ttf")
@@ -30,4 +32,9 @@ add_custom_command(
           "${HEADLAB_CJK_STARTUP_CHARS}" "${HEADLAB_LAZY_FONT_DIR}"
   DEPENDS "${CMAKE_SOURCE_DIR}/scripts/make-cjk-font.py" ${HEADLAB_JSON_ASSETS}
   COMMENT "Subsetting the Chinese font to the characters the assets use")
-add_custom_target(headlab_fonts ALL DEPENDS "${HEADLAB_UI_FONT}" "${HEADLAB_CJK_FONT}")
+add_custom_command(
+  OUTPUT "${HEADLAB_LAZY_FONT_DIR}/emoji.ttf" "${HEADLAB_LAZY_FONT_DIR}/emoji-chars.txt"
+  COMMAND /usr/bin/python3 "${CMAKE_SOURCE_DIR}/scripts/make-emoji-font.py" "${HEADLAB_LAZY_FONT_DIR}"
+  DEPENDS "${CMAKE_SOURCE_DIR}/scripts/make-emoji-font.py"
+  COMMENT "Subsetting Symbola to its emoji")
+add_custom_target(headlab_fonts ALL DEPENDS "${HEADLAB_UI_FONT}" "${HEADLAB_CJK_FONT}" "${HEADLAB_LAZY_FONT_DIR}/emoji.ttf")

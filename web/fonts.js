@@ -1,10 +1,13 @@
-// The Chinese fonts the page fetches instead of the module embedding them (scripts/make-cjk-font.py):
+// The fonts the page fetches instead of the module embedding them (scripts/make-cjk-font.py,
+// scripts/make-emoji-font.py):
 //   subset - every Chinese character of the lessons and the UI (fonts/cjk.ttf). Fetched right after
 //            the first frame, so switching to Chinese is instant; when the lab will open in Chinese
 //            (web/page-text.js knows before the module starts), web/loader.js fetches it beside the
 //            module instead.
 //   common - the common characters the subset lacks (lazy-fonts/cjk-common.ttf), fetched only when
 //            a text needs them.
+//   emoji  - Symbola's emoji as outlines (lazy-fonts/emoji.ttf), fetched only when a text holds an
+//            emoji.
 // The module asks for a font when it needs it (src/platform/main.cpp); the bytes are copied into it
 // and merged into the UI font. A failure leaves the glyphs missing and the lab says so.
 'use strict';
@@ -12,11 +15,12 @@
   const FILES = {
     subset: { kind: 0, font: 'fonts/cjk.ttf', chars: 'fonts/cjk-chars.txt' },
     common: { kind: 1, font: 'lazy-fonts/cjk-common.ttf', chars: 'lazy-fonts/cjk-common-chars.txt' },
+    emoji: { kind: 2, font: 'lazy-fonts/emoji.ttf', chars: 'lazy-fonts/emoji-chars.txt' },
   };
   const downloads = {};   // name -> promise of {bytes, chars}
   const downloaded = {};  // name -> {bytes, chars}, once its download has finished
   const loads = {};       // name -> promise that the module has the font (or that it failed)
-  window.headlabFonts = { subset: 'absent', common: 'absent' };
+  window.headlabFonts = { subset: 'absent', common: 'absent', emoji: 'absent' };
 
   async function fetchOk(url) {
     const response = await fetch(url);
@@ -46,7 +50,7 @@
       if (!data || !charList) throw new Error('out of memory');
       Module.HEAPU8.set(bytes, data);
       Module.stringToUTF8(chars, charList, charsSize);
-      Module._headlab_add_cjk_font(kind, data, bytes.length, charList);  // copies both
+      Module._headlab_add_font(kind, data, bytes.length, charList);  // copies both
     } finally {
       Module._free(data);
       Module._free(charList);

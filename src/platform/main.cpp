@@ -243,21 +243,27 @@ EMSCRIPTEN_KEEPALIVE void headlab_text_input(const char* utf8) { push_page_text(
 // A paste from the system clipboard (web/text-input.js).
 EMSCRIPTEN_KEEPALIVE void headlab_paste(const char* utf8) { push_page_text(PageText::pasted, utf8); }
 
-// A Chinese font (CjkFont: the assets' subset or the common characters) and its list of characters,
-// fetched by web/fonts.js; copied, and merged into the UI font when a text needs it.
-EMSCRIPTEN_KEEPALIVE void headlab_add_cjk_font(int kind, const unsigned char* data, int size, const char* chars) {
+// A font the page fetched (PageFont: the Chinese subset, the common Chinese characters or the emoji)
+// and its list of characters, from web/fonts.js; copied, and merged into the UI font when a text
+// needs it.
+EMSCRIPTEN_KEEPALIVE void headlab_add_font(int kind, const unsigned char* data, int size, const char* chars) {
   if (!g_platform || !data || size <= 0 || !chars) return;
   headlab::ui::FontFiles& fonts = g_platform->fonts;
-  if (kind == static_cast<int>(CjkFont::subset)) {
+  if (kind == static_cast<int>(PageFont::cjk_subset)) {
     fonts.cjk_font.assign(data, data + size);
     fonts.cjk_chars = chars;
     fonts.cjk_ranges.clear();
     // An English lab rasterises it only once a text needs Chinese.
     if (fonts.cjk_everything) g_platform->fonts_dirty = true;
-  } else if (kind == static_cast<int>(CjkFont::common)) {
+  } else if (kind == static_cast<int>(PageFont::cjk_common)) {
     fonts.common_font.assign(data, data + size);
     fonts.common_chars = chars;
     fonts.common_ranges.clear();
+    g_platform->fonts_dirty = true;
+  } else if (kind == static_cast<int>(PageFont::emoji)) {
+    fonts.emoji_font.assign(data, data + size);
+    fonts.emoji_chars = chars;
+    fonts.emoji_ranges.clear();
     g_platform->fonts_dirty = true;
   }
 }

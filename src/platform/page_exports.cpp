@@ -1,4 +1,4 @@
-// Exports the menu asks for: PNGs of a figure or the screen, the attention as CSV, the model file,
+// Exports the menu asks for: PNGs of a figure or the screen, SVGs of a figure, the attention as CSV, the model file,
 // and the share link or file picker of web/persistence.js.
 #include <emscripten.h>
 
@@ -63,6 +63,12 @@ void handle_export(Platform& p) {
       export_png(r.x, r.y, r.w, r.h, (stem + "-arcs.png").c_str());
       break;
     }
+    case ExportKind::heatmap_svg:
+      export_text((stem + "-heatmap.svg").c_str(), "image/svg+xml", p.ui.export_document.c_str());
+      break;
+    case ExportKind::arcs_svg:
+      export_text((stem + "-arcs.svg").c_str(), "image/svg+xml", p.ui.export_document.c_str());
+      break;
     case ExportKind::screen_png: {
       const ImGuiIO& io = ImGui::GetIO();
       export_png(0, 0, io.DisplaySize.x, io.DisplaySize.y, "headlab-screen.png");
@@ -81,6 +87,7 @@ void handle_export(Platform& p) {
     case ExportKind::none: break;
   }
   p.ui.detail = p.ui.detail_before_export;
+  p.ui.export_document.clear();
 }
 
 }  // namespace headlab::platform

@@ -1,5 +1,5 @@
-// The page's fonts: the Chinese subset and common characters fetched when a text needs them, and the
-// atlas rebuilt at the window's devicePixelRatio.
+// The page's fonts: the Chinese subset, the common Chinese characters and the emoji fetched when a
+// text needs them, and the atlas rebuilt at the window's devicePixelRatio.
 #include <emscripten.h>
 
 #include "imgui.h"
@@ -9,22 +9,30 @@
 namespace headlab::platform {
 namespace {
 
-EM_JS(void, request_cjk_font, (int kind), {
-  if (window.headlabFonts) window.headlabFonts.load(kind === 0 ? 'subset' : 'common');
+EM_JS(void, request_font, (int kind), {
+  if (window.headlabFonts) window.headlabFonts.load(['subset', 'common', 'emoji'][kind]);
 });
 
 }  // namespace
 
-// The common Chinese characters are fetched the first time a sentence needs one (English learners
-// never download them); until they arrive such characters show as code points (drawable_text).
+// The common Chinese characters and the emoji are fetched the first time a sentence needs one (most
+// learners never download them); until they arrive such characters show as code points on the axes
+// (drawable_text) and as the replacement mark in the sentence box.
 void request_missing_glyphs(Platform& p) {
-  if (p.common_cjk_requested || p.state.revision == p.glyphs_checked_revision) return;
+  if (p.state.revision == p.glyphs_checked_revision) return;
+  const std::string& text = p.state.document.input.text;
+  if (!p.emoji_requested && headlab::ui::lacks_emoji_glyph(text)) {
+    p.emoji_requested = true;
+    request_font(static_cast<int>(PageFont::emoji));
+  }
   // The subset comes first (use_whole_cjk_subset_when_needed): what it lacks is known once it is in.
-  if (!p.fonts.cjk_everything || p.fonts.cjk_font.empty()) return;
-  p.glyphs_checked_revision = p.state.revision;
-  if (!headlab::ui::lacks_cjk_glyph(p.state.document.input.text)) return;
-  p.common_cjk_requested = true;
-  request_cjk_font(static_cast<int>(CjkFont::common));
+  const bool subset_in = p.fonts.cjk_everything && !p.fonts.cjk_font.empty();
+  if (subset_in && !p.common_cjk_requested && headlab::ui::lacks_cjk_glyph(text)) {
+    p.common_cjk_requested = true;
+    request_font(static_cast<int>(PageFont::cjk_common));
+  }
+  // Read again when an action changes the sentence, or, for Chinese text, once the subset is in.
+  if (subset_in || !headlab::ui::has_cjk_character(text)) p.glyphs_checked_revision = p.state.revision;
 }
 
 // The whole Chinese subset is rasterised once the lab is in Chinese or its sentence holds a CJK
@@ -38,7 +46,7 @@ void use_whole_cjk_subset_when_needed(Platform& p) {
   p.cjk_checked_revision = p.state.revision;
   if (!chinese_ui && !headlab::ui::has_cjk_character(p.state.document.input.text)) return;
   p.fonts.cjk_everything = true;
-  if (p.fonts.cjk_font.empty()) request_cjk_font(static_cast<int>(CjkFont::subset));
+  if (p.fonts.cjk_font.empty()) request_font(static_cast<int>(PageFont::cjk_subset));
   else p.fonts_dirty = true;
 }
 

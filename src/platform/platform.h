@@ -52,6 +52,7 @@ struct Platform {
   std::string accessible_view_signature;  // what that view was built from (accessible_view_signature)
   bool fonts_dirty = false;  // new glyphs arrived: rebuild the atlas before the next frame
   bool common_cjk_requested = false;
+  bool emoji_requested = false;
   std::uint64_t glyphs_checked_revision = ~std::uint64_t{0};
   std::uint64_t cjk_checked_revision = ~std::uint64_t{0};
   std::shared_ptr<::headlab::app::LateAsset> trained_model;  // filled by headlab_add_trained_model
@@ -65,10 +66,10 @@ struct Platform {
 // The browser bridge has no other way to reach the app than this pointer (set once by main).
 extern Platform* g_platform;
 
-// The page's Chinese fonts (web/fonts.js), by the kind headlab_add_cjk_font receives them as.
-enum class CjkFont : int { subset = 0, common = 1 };
+// The fonts the page fetches (web/fonts.js), by the kind headlab_add_font receives them as.
+enum class PageFont : int { cjk_subset = 0, cjk_common = 1, emoji = 2 };
 
-// Fonts: fetch the Chinese characters the sentence or the language needs; rebuild the atlas.
+// Fonts: fetch the Chinese characters and emoji the sentence or the language needs; rebuild the atlas.
 void request_missing_glyphs(Platform& p);
 void use_whole_cjk_subset_when_needed(Platform& p);
 void rebuild_fonts(Platform& p);

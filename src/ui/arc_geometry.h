@@ -56,6 +56,12 @@ inline void keep_strongest_per_head(std::vector<Arc>& arcs, std::size_t most) {
 
 enum class LineStyle { solid, dashed, dotted, dash_dot };
 
+// Each head's colour, 0xRRGGBB: Okabe & Ito's (2008) colour-blind-safe palette, heads h and h + 8
+// sharing one.
+inline constexpr unsigned int kHeadPalette[8] = {0xE69F00, 0x56B4E9, 0x009E73, 0xF0E442,
+                                                 0x0072B2, 0xD55E00, 0xCC79A7, 0xBEBEBE};
+inline unsigned int head_rgb(int head) { return kHeadPalette[static_cast<unsigned int>(head) % 8]; }
+
 // Heads h and h + 8 share a colour of the 8-colour palette; their line styles differ, so each of up
 // to 16 heads has its own colour and style.
 inline LineStyle line_style_for_head(int head) { return static_cast<LineStyle>((head + head / 8) % 4); }
@@ -83,6 +89,18 @@ inline std::vector<Point> arc_points(float x0, float x1, float y, float max_heig
   return points;
 }
 
+// A line style's dash pattern: on, off, on, off lengths in units of a tenth of the font or so;
+// solid is all zeros.
+inline std::array<float, 4> dash_pattern(LineStyle style) {
+  switch (style) {
+    case LineStyle::dashed: return {6, 4, 6, 4};
+    case LineStyle::dotted: return {1.5f, 3, 1.5f, 3};
+    case LineStyle::dash_dot: return {7, 3, 1.5f, 3};
+    case LineStyle::solid: break;
+  }
+  return {0, 0, 0, 0};
+}
+
 // Splits a polyline into drawn pieces following a dash pattern (lengths in pixels, scaled by
 // `unit`). Solid returns the whole line.
 inline std::vector<std::vector<Point>> dash(const std::vector<Point>& line, LineStyle style, float unit) {
@@ -91,14 +109,7 @@ inline std::vector<std::vector<Point>> dash(const std::vector<Point>& line, Line
     pieces.push_back(line);
     return pieces;
   }
-  // on, off, on, off ... pattern lengths
-  std::array<float, 4> pattern{};
-  switch (style) {
-    case LineStyle::dashed: pattern = {6, 4, 6, 4}; break;
-    case LineStyle::dotted: pattern = {1.5f, 3, 1.5f, 3}; break;
-    case LineStyle::dash_dot: pattern = {7, 3, 1.5f, 3}; break;
-    case LineStyle::solid: break;
-  }
+  const std::array<float, 4> pattern = dash_pattern(style);
   int phase = 0;
   float left = pattern[0] * unit;
   std::vector<Point> current{line[0]};

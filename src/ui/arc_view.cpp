@@ -6,6 +6,7 @@
 
 #include "imgui.h"
 #include "ui/arc_geometry.h"
+#include "ui/figure_svg.h"
 #include "ui/format_text.h"
 #include "ui/head_caption.h"
 #include "ui/panels.h"
@@ -16,17 +17,12 @@
 namespace headlab::ui {
 namespace {
 
-// Okabe & Ito (2008) colour-blind-safe palette.
-constexpr ImU32 kHeadColours[8] = {IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255), IM_COL32(0, 158, 115, 255),
-                                   IM_COL32(240, 228, 66, 255), IM_COL32(0, 114, 178, 255),  IM_COL32(213, 94, 0, 255),
-                                   IM_COL32(204, 121, 167, 255), IM_COL32(190, 190, 190, 255)};
 // The line styles' names: keys of the string table, in LineStyle order.
 constexpr const char* kStyleNames[4] = {"arcs_style_solid", "arcs_style_dashed", "arcs_style_dotted", "arcs_style_dash_dot"};
 
 ImU32 head_colour(int head, float alpha) {
-  ImU32 c = kHeadColours[head % 8];
-  const ImU32 a = static_cast<ImU32>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f);
-  return (c & 0x00FFFFFFu) | (a << 24);
+  const unsigned int rgb = head_rgb(head);
+  return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, static_cast<int>(std::clamp(alpha, 0.0f, 1.0f) * 255.0f));
 }
 
 // More arcs than this are a tangle no one can read, and each is a few hundred vertices: with 16
@@ -88,6 +84,18 @@ void draw_arc_view(PanelContext& context, float width, float height) {
   const std::size_t found = arcs.size();
   keep_strongest_per_head(arcs, kMostArcs);
   if (arcs.size() < found) ImGui::TextWrapped(context.tr("arcs_capped"), static_cast<int>(arcs.size()), static_cast<int>(found));
+  if (ui.pending_export == ExportKind::arcs_svg) {
+    ArcFigure figure;
+    figure.title = format_text(context.tr("arcs_svg_title"), layer, static_cast<double>(ui.arc_threshold));
+    figure.tokens = context.tokens();
+    figure.arcs = arcs;
+    for (int h = 0; h < model_layer.head_count(); ++h)
+      if ((ui.arc_heads >> h) & 1u) {
+        figure.heads.push_back(h);
+        figure.head_names.push_back("H" + std::to_string(h) + " " + head_caption(state, layer, h, context.words()));
+      }
+    ui.export_document = arcs_svg(figure);
+  }
   // Canvas.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 size(width, std::max(font * 8.0f, height - (origin.y - ImGui::GetWindowPos().y) + ImGui::GetScrollY() -

@@ -5,6 +5,8 @@
 
 #include "engine/logit_attribution.h"
 #include "imgui.h"
+#include "ui/figure_svg.h"
+#include "ui/format_text.h"
 #include "ui/head_caption.h"
 #include "ui/heatmap.h"
 #include "ui/panels.h"
@@ -115,6 +117,18 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   figure_min = ImVec2(std::min(figure_min.x, title_min.x), std::min(figure_min.y, title_min.y));
   register_rect(ui, ids::kDetailFigure, figure_min,
                 ImVec2(ImGui::GetItemRectMax().x, std::max(figure_max.y, ImGui::GetItemRectMax().y)));
+  if (ui.pending_export == ExportKind::heatmap_svg) {
+    HeatmapFigure figure;
+    figure.title = format_text(context.tr("detail_head_title"), layer, head) + ": " + head_caption(state, layer, head, context.words());
+    figure.sentence = sentence;
+    figure.tokens = context.tokens();
+    figure.unknown = context.unknown_tokens();
+    figure.attention = attention;
+    figure.key_title = context.tr("heatmap_key_title");
+    figure.query_title = context.tr("heatmap_query_title");
+    figure.legend_title = context.tr("detail_legend");
+    ui.export_document = heatmap_svg(figure);
+  }
 }
 
 }  // namespace headlab::ui

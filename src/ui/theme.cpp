@@ -90,6 +90,12 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
     io.Fonts->AddFontFromMemoryTTF(files.common_font.data(), static_cast<int>(files.common_font.size()), cjk_size, &merge,
                                    glyph_ranges(files.common_chars, files.common_ranges));
   }
+  if (font && !files.emoji_font.empty()) {
+    merge.OversampleH = 2;  // outlines with fine detail, drawn at the text's size
+    merge.PixelSnapH = false;
+    io.Fonts->AddFontFromMemoryTTF(files.emoji_font.data(), static_cast<int>(files.emoji_font.size()),
+                                   size_px * 1.15f * pixel_ratio, &merge, glyph_ranges(files.emoji_chars, files.emoji_ranges));
+  }
   if (!font) {
     ImFontConfig fallback;
     fallback.SizePixels = 13.0f * pixel_ratio;

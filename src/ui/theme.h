@@ -29,6 +29,10 @@ struct FontFiles {
   std::vector<unsigned char> common_font;
   std::string common_chars;
   ImVector<ImWchar> common_ranges;
+  // Symbola's emoji, black outlines (lazy-fonts/emoji.ttf), once a text has needed one.
+  std::vector<unsigned char> emoji_font;
+  std::string emoji_chars;
+  ImVector<ImWchar> emoji_ranges;
 };
 
 enum class Theme { dark, light };

@@ -133,6 +133,8 @@ void draw_top_bar(PanelContext& context) {
     static const Choice kChoices[] = {
         {"top_export_heatmap_png", "export/heatmap_png", ExportKind::heatmap_png},
         {"top_export_arcs_png", "export/arcs_png", ExportKind::arcs_png},
+        {"top_export_heatmap_svg", "export/heatmap_svg", ExportKind::heatmap_svg},
+        {"top_export_arcs_svg", "export/arcs_svg", ExportKind::arcs_svg},
         {"top_export_screen_png", "export/screen_png", ExportKind::screen_png},
         {"top_export_heatmap_csv", "export/heatmap_csv", ExportKind::heatmap_csv},
         {"top_export_model_json", "export/model_json", ExportKind::model_json},
@@ -145,8 +147,8 @@ void draw_top_bar(PanelContext& context) {
         // The PNG must show the view it names, for the frame it is taken in; then the learner's
         // own view comes back (the platform restores it).
         ui.detail_before_export = ui.detail;
-        if (choice.kind == ExportKind::heatmap_png) ui.detail = DetailView::heatmap;
-        if (choice.kind == ExportKind::arcs_png) ui.detail = DetailView::arcs;
+        if (choice.kind == ExportKind::heatmap_png || choice.kind == ExportKind::heatmap_svg) ui.detail = DetailView::heatmap;
+        if (choice.kind == ExportKind::arcs_png || choice.kind == ExportKind::arcs_svg) ui.detail = DetailView::arcs;
       }
       register_item(ui, choice.id);
     }

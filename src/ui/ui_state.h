@@ -23,7 +23,7 @@ enum class TrainingView { progress, probes, comparison };
 enum class SidePanel { weights, labels };
 // Undo/redo key chords, collected from the platform's key events (see LabUiState::history_keys).
 enum class HistoryKey { undo, redo };
-enum class ExportKind { none, heatmap_png, arcs_png, screen_png, heatmap_csv, model_json, share_link, import_file, open_checkpoint };
+enum class ExportKind { none, heatmap_png, arcs_png, heatmap_svg, arcs_svg, screen_png, heatmap_csv, model_json, share_link, import_file, open_checkpoint };
 
 struct Rect {
   float x = 0, y = 0, w = 0, h = 0;
@@ -160,6 +160,8 @@ struct LabUiState {
   // and a held chord undoes once.
   std::vector<HistoryKey> history_keys;
   ExportKind pending_export = ExportKind::none;
+  // An SVG export's file, written by the view it pictures in the frame it is taken in (figure_svg.h).
+  std::string export_document;
   DetailView detail_before_export = DetailView::heatmap;  // restored once the export is taken
 
   // Screen rectangles of named widgets (widget_ids.h), refreshed every frame, for tests and lessons.

@@ -148,6 +148,8 @@ std::string drawable_text(const std::string& utf8) {
   for_each_char(utf8, [&](unsigned int c, const char* bytes, int length) {
     if (drawable(c)) {
       out.append(bytes, static_cast<std::size_t>(length));
+    } else if (c == 0x200D || (c >= 0xFE00 && c <= 0xFE0F)) {
+      // The zero-width joiner and variation selectors inside emoji sequences draw nothing.
     } else {
       char code[16];
       std::snprintf(code, sizeof code, "U+%04X", c);
@@ -175,6 +177,18 @@ bool is_cjk(unsigned int c) { return (c >= 0x3000 && c <= 0x9FFF) || (c >= 0xF90
 bool lacks_cjk_glyph(const std::string& utf8) {
   bool lacks = false;
   for_each_char(utf8, [&](unsigned int c, const char*, int) { lacks = lacks || (is_cjk(c) && !drawable(c)); });
+  return lacks;
+}
+
+namespace {
+bool is_pictograph(unsigned int c) {
+  return (c >= 0x2600 && c <= 0x27BF) || (c >= 0x2B00 && c <= 0x2BFF) || (c >= 0x1F000 && c <= 0x1FAFF);
+}
+}  // namespace
+
+bool lacks_emoji_glyph(const std::string& utf8) {
+  bool lacks = false;
+  for_each_char(utf8, [&](unsigned int c, const char*, int) { lacks = lacks || (is_pictograph(c) && !drawable(c)); });
   return lacks;
 }
 

@@ -32,6 +32,8 @@ std::string drawable_text(const std::string& utf8);
 std::string fit_text(std::string text, float width);
 // True when `utf8` holds a Chinese character or CJK punctuation the loaded fonts cannot draw.
 bool lacks_cjk_glyph(const std::string& utf8);
+// True when `utf8` holds an emoji or pictograph (the symbol blocks emoji live in) no loaded font can draw.
+bool lacks_emoji_glyph(const std::string& utf8);
 // True when `utf8` holds a Chinese character or CJK punctuation.
 bool has_cjk_character(const std::string& utf8);
 // The Chinese language button's label, drawn in either language.

@@ -333,6 +333,57 @@ test('export the heatmap as PNG from the Export menu: exactly the figure, and th
   await context.close();
 });
 
+test('export the heatmap and the arcs as SVG: well-formed vector figures with the view\'s numbers, in the learner\'s language', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  await page.evaluate(() => window.headlab.setText('The cat <sat> & slept.'));
+  await page.evaluate(() => window.headlab.setLanguage('zh'));
+  await frames(page, 3);
+  const exportAs = async (id) => {
+    const button = center(await rectOf(page, 'export/png'));
+    await page.mouse.click(button.x, button.y);
+    await frames(page, 2);
+    const download = page.waitForEvent('download');
+    const item = center(await rectOf(page, id));
+    await page.mouse.click(item.x, item.y);
+    const file = await download;
+    return { name: file.suggestedFilename(), text: (await page.evaluate(() => window.headlab.lastExport())).text };
+  };
+  // The browser's own XML parser reads what a viewer or a slide program would.
+  const parse = (text) => page.evaluate((svg) => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
+    const texts = [...doc.querySelectorAll('text')].map((t) => t.textContent);
+    return { root: doc.documentElement.nodeName, cells: doc.querySelectorAll('g.cells > rect').length,
+             arcs: doc.querySelectorAll('path.arc').length, swatches: doc.querySelectorAll('line.swatch').length,
+             dashed: doc.querySelectorAll('path.arc[stroke-dasharray]').length, texts };
+  }, text);
+  const s = await page.evaluate(() => window.headlab.state());
+  const n = s.tokens.length;
+  const heatmap = await exportAs('export/heatmap_svg');
+  assert.equal(heatmap.name, 'headlab-L0H0-heatmap.svg');
+  const h = await parse(heatmap.text);
+  assert.equal(h.error, undefined, h.error);
+  assert.equal(h.root, 'svg');
+  assert.equal(h.cells, n * n, 'a cell per weight');
+  assert.ok(h.texts.some((t) => t.startsWith('第 0 层，头 0')), `the title in Chinese (${h.texts[0]})`);
+  assert.ok(h.texts.includes('<sat>') || h.texts.some((t) => t.includes('<')), 'tokens with markup characters stay text');
+  const weight = s.layers[0].heads[0].attention[1][0].toFixed(2);
+  assert.ok(heatmap.text.includes(`: ${weight}</title>`), `the cells carry the view's weights (${weight})`);
+  const arcs = await exportAs('export/arcs_svg');
+  assert.equal(arcs.name, 'headlab-L0H0-arcs.svg');
+  const a = await parse(arcs.text);
+  assert.equal(a.error, undefined, a.error);
+  assert.equal(a.swatches, s.layers[0].heads.length, 'every shown head in the legend');
+  assert.ok(a.arcs > 0, 'the arcs above the threshold');
+  assert.ok(a.dashed > 0 && a.dashed < a.arcs, 'heads differ by line style as on screen');
+  assert.ok(a.texts.some((t) => t.startsWith('第 0 层')), 'the title in Chinese');
+  // The learner's own view comes back after each export.
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => window.headlab.widgetRect('detail/heatmap')), 'the heatmap tab is back');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('phone-sized viewport stacks the panels and still responds to taps', async () => {
   const { page, errors, context } = await openLab(browser, server.url, { width: 390, height: 844 });
   await frames(page, 3);

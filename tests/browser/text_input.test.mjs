@@ -2,7 +2,7 @@
 // emoji picker's insertText, system clipboard paste and copy, and Tab that never erases the sentence.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openLab, frames, click, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, openLab, frames, click, rectOf, screenshot } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await startServer(); browser = await launchBrowser(); });
@@ -47,6 +47,34 @@ test('Chinese through an input method and emoji through insertText reach the sen
   await frames(page, 3);
   assert.equal(fontRequests(), 2);
   await screenshot(page, 'text-input-chinese-emoji');
+  assert.deepEqual(errors, []);
+});
+
+test('an emoji is drawn from the emoji font in the sentence box and on the axes, fetched once when typed', async () => {
+  const { page, errors, requests, context } = await openLab(browser, server.url, { width: 1280, height: 720 });
+  const emojiRequests = () => requests.filter((url) => url.includes('lazy-fonts/emoji')).length;
+  assert.equal(emojiRequests(), 0, 'a page without emoji does not download the emoji font');
+  // Hold the font back to see what the box draws without it (on the context: the service worker
+  // fetches it).
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await context.route('**/lazy-fonts/emoji.ttf', async (route) => { await held; await route.continue(); });
+  await emptySentence(page);
+  await page.keyboard.insertText('I \u2764\uFE0F my cat 🙂');
+  await frames(page, 3);
+  assert.equal((await state(page)).text, 'I \u2764\uFE0F my cat 🙂');
+  const box = await rectOf(page, 'sentence');
+  const without = await page.screenshot({ clip: box });
+  release();
+  await page.waitForFunction(() => window.headlabFonts.emoji === 'loaded', null, { timeout: 20000, polling: 100 });
+  await frames(page, 3);
+  const withFont = await page.screenshot({ clip: box });
+  assert.ok(!without.equals(withFont), 'the emoji glyphs replace the replacement marks');
+  assert.equal(emojiRequests(), 2, 'the font and its character list, once');
+  await page.keyboard.insertText(' 🐈');
+  await frames(page, 3);
+  assert.equal(emojiRequests(), 2);
+  await screenshot(page, 'text-input-emoji');
   assert.deepEqual(errors, []);
 });
 
