@@ -14,6 +14,7 @@
 #include "ui/heatmap.h"
 #include "ui/matrix_view.h"
 #include "ui/panels.h"
+#include "ui/widget_ids.h"
 #include "ui/widgets.h"
 
 namespace headlab::ui {
@@ -101,6 +102,7 @@ void circuit(const PanelContext& context, const char* id, const Matrix& m, const
   }
   int row = -1, col = -1;
   matrix_view(id, m, ImVec2(side, side), 0.0f, &row, &col, context.cell_textures);
+  register_item(context.ui, std::string(ids::kCircuitPrefix) + id);
   const bool hovered = row >= 0;
   if (named) ImGui::SetCursorScreenPos(ImVec2(top_left.x + label_w, ImGui::GetCursorScreenPos().y));
   diverging_legend(m, 0.0f, side);

@@ -106,8 +106,9 @@ void draw_detail_area(PanelContext& context, float width, float height) {
   const int tab_count = context.state().predictions.empty() ? 5 : 6;
   if (tab_count == 5 && ui.detail == DetailView::predictions) ui.detail = DetailView::heatmap;
   int view = static_cast<int>(ui.detail);
+  const float top = ImGui::GetCursorPosY();
   if (segmented("detail_view", tabs.labels, tab_count, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
-  const float content_h = height - ImGui::GetFrameHeightWithSpacing();
+  const float content_h = height - (ImGui::GetCursorPosY() - top);  // the tabs take one row, or two on a phone
   switch (ui.detail) {
     case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
     case DetailView::arcs: draw_arc_view(context, width, content_h); break;
@@ -125,8 +126,9 @@ void draw_side_area(PanelContext& context, float width, float height) {
   static const char* const kIds[2] = {ids::kTabWeights, ids::kTabLabels};
   const TabLabels<2> tabs(context, kKeys, kStableIds);
   int side = static_cast<int>(ui.side);
+  const float top = ImGui::GetCursorPosY();
   if (segmented("side_view", tabs.labels, 2, side, &ui, kIds)) ui.side = static_cast<SidePanel>(side);
-  const float content_h = height - ImGui::GetFrameHeightWithSpacing();
+  const float content_h = height - (ImGui::GetCursorPosY() - top);
   if (ui.side == SidePanel::weights) draw_weight_editor(context, width, content_h);
   else draw_labels_panel(context, width, content_h);
 }
@@ -182,14 +184,19 @@ void draw_stacked(PanelContext& context) {
     draw_heads_overview(context, width, std::max(font * 10.0f, width * 0.75f));
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader(with_id(context.tr("window_selected_head"), "selectedhead").c_str())) {
-    ImGui::BeginChild("detail_area", ImVec2(width, width + font * 4.0f), true);
-    draw_detail_area(context, width - font, width + font * 3.0f);
+    // Square views fill the width; the room above them holds the tabs, which wrap to a second row.
+    const float detail_h = width + font * 4.0f + ImGui::GetFrameHeightWithSpacing();
+    ImGui::BeginChild("detail_area", ImVec2(width, detail_h), true);
+    draw_detail_area(context, width - font, detail_h - font);
     ImGui::EndChild();
   }
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader(with_id(context.tr("window_weights_and_labels"), "weightsandlabels").c_str())) {
-    ImGui::BeginChild("side_area", ImVec2(width, font * 26.0f), true);
-    draw_side_area(context, width - font, font * 25.0f);
+    // Tall enough for the weight grid to show most of its rows under the head's controls (a
+    // finger-sized row is 40 px); the page, not the panel, scrolls past it.
+    const float side_h = std::max(font * 26.0f, ImGui::GetMainViewport()->WorkSize.y * 0.85f);
+    ImGui::BeginChild("side_area", ImVec2(width, side_h), true);
+    draw_side_area(context, width - font, side_h - font);
     ImGui::EndChild();
   }
 }

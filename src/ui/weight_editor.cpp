@@ -65,14 +65,18 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
   register_rect(ui, ids::kEditorMatrix, ImGui::GetWindowPos(),
                 ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y));
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  // Column header.
+  // Column header and row names centred in the cells' height, which is less than a touch frame's:
+  // the frame padding a finger needs would push their text out of them.
+  const ImVec2 padding(ImGui::GetStyle().FramePadding.x, 0.0f);
   ImGui::Dummy(ImVec2(label_w, cell_h));
   for (Eigen::Index c = 0; c < m.cols(); ++c) {
     ImGui::SameLine(0, 0);
     ImGui::PushID(static_cast<int>(c));
     char header[16];
     std::snprintf(header, sizeof header, "%d", static_cast<int>(c));
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, padding);
     ImGui::Button(header, ImVec2(cell_w, cell_h));
+    ImGui::PopStyleVar();
     item_tooltip(context.tr("editor_column_tip"));
     if (ImGui::BeginPopupContextItem("col_menu")) {
       line_menu(context, ref, app::Axis::column, static_cast<int>(c), m);
@@ -89,7 +93,9 @@ void draw_grid(PanelContext& context, const app::MatrixRef& ref, const Matrix& m
                              ? context.feature_names()[r]
                              : format_text(context.tr("editor_wo_row_name"),
                                            r / std::max(1, context.state().document.model.layers[ref.layer].d_v), r);
+      ImGui::PushStyleVar(ImGuiStyleVar_SelectableTextAlign, ImVec2(0.0f, 0.5f));
       ImGui::Selectable(name.c_str(), false, 0, ImVec2(label_w - ImGui::GetStyle().ItemSpacing.x, cell_h));
+      ImGui::PopStyleVar();
       item_tooltip(named_rows ? context.tr("editor_row_tip") : context.tr("editor_wo_row_tip"));
       if (ImGui::BeginPopupContextItem("row_menu")) {
         line_menu(context, ref, app::Axis::row, r, m);

@@ -23,6 +23,7 @@ inline constexpr const char* kTabHeatmap = "tab/heatmap";
 inline constexpr const char* kTabArcs = "tab/arcs";
 inline constexpr const char* kTabConcat = "tab/concat";
 inline constexpr const char* kTabCircuits = "tab/circuits";
+inline constexpr const char* kCircuitPrefix = "circuits/";  // + "qk" or "ov": the circuit's matrix
 inline constexpr const char* kTabPredictions = "tab/predictions";
 inline constexpr const char* kRepeatedSequence = "model/repeated_sequence";
 inline constexpr const char* kLoadTrainedModel = "model/trained";  // the shipped trained model

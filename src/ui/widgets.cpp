@@ -87,7 +87,8 @@ bool segmented(const char* id, const char* const* labels, int count, int& curren
   bool changed = false;
   ImGui::PushID(id);
   for (int i = 0; i < count; ++i) {
-    if (i > 0) ImGui::SameLine(0, 2);
+    // A segment that would run past the right edge starts a new row (a phone's tab bar).
+    if (i > 0) flow_same_line(ImGui::CalcTextSize(labels[i], nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f, 2.0f);
     const bool active = i == current;
     if (active) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
     if (ImGui::Button(labels[i]) && !active) {

@@ -79,3 +79,39 @@ test('on a phone every control is at least 40 px high, a finger wide', async () 
   await screenshot(page, 'phone-export-menu');
   assert.deepEqual(errors, []);
 });
+
+test('on a phone every view is reachable: the tabs wrap, the heatmap scrolls visibly, the weight grid shows its rows', async () => {
+  const { page, errors } = await openLab(browser, server.url, { width: 390, height: 844, touch: true });
+  await page.evaluate(() => window.headlab.setText('The quick brown fox jumps over the lazy dog .'));
+  await frames(page, 3);
+  // Swipes the page until the widget's top is on the upper part of the screen.
+  const bring = async (name) => {
+    for (let k = 0; k < 20; k++) {
+      const r = await rectOf(page, name);
+      if (r.y > 30 && r.y < 300) return r;
+      await swipe(page, 370, r.y <= 30 ? 300 : 600, r.y <= 30 ? 500 : 300);
+    }
+    return rectOf(page, name);
+  };
+  // Every tab of the selected head's views within the screen's width, so a tap reaches it.
+  for (const name of ['tab/heatmap', 'tab/arcs', 'tab/concat', 'tab/training', 'tab/circuits']) {
+    const r = await rectOf(page, name);
+    assert.ok(r.x >= 0 && r.x + r.width <= 390, `${name} is on screen (${r.x} + ${r.width})`);
+  }
+  // Ten tokens do not fit a phone's width: the heatmap scrolls inside its area, with scroll bars.
+  const scroll = await bring('detail/scroll');
+  const grid = await rectOf(page, 'detail/heatmap');
+  assert.ok(grid.x + grid.width > scroll.x + scroll.width, 'the grid runs past its area, which scrolls');
+  await screenshot(page, 'phone-heatmap-scrolls');
+  const tab = center(await bring('tab/circuits'));
+  await page.touchscreen.tap(tab.x, tab.y);
+  await frames(page, 3);
+  assert.ok(await page.evaluate(() => window.headlab.widgetRect('circuits/qk')), 'the Circuits tab opened with a tap');
+  await screenshot(page, 'phone-circuits');
+  // The weight grid shows most of a head's 24 feature rows, not one.
+  const matrix = await bring('editor/matrix');
+  const cell = await rectOf(page, 'editor/cell/0/0');
+  assert.ok(matrix.height >= 8 * cell.height, `the grid is ${matrix.height} px for rows of ${cell.height} px`);
+  await screenshot(page, 'phone-weights');
+  assert.deepEqual(errors, []);
+});
