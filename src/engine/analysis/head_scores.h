@@ -89,8 +89,9 @@ struct RelationScore {
   int baseline_offset = 0;  // head - dependent
   // The better row direction, its accuracy and mean partner mass.
   bool head_to_dependent = false;
-  // The other direction within LabelConfig::syntactic_direction_tie of it: the two words look at
-  // each other, and naming one direction would let a near-tie flip the label's arrow.
+  // The other direction within LabelConfig::syntactic_direction_tie of it, or itself beating the
+  // baseline by the claim's margin with the claim's mass: the two words look at each other, and
+  // naming one direction would let a near-tie flip the label's arrow.
   bool both_ways = false;
   float accuracy = 0.0f;
   float partner_mass = 0.0f;

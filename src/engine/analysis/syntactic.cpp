@@ -116,7 +116,12 @@ void decide_syntactic(const LabelConfig& config, SyntacticScore& out) {
     const float forward = r.dependent_to_head_hits / arcs, backward = r.head_to_dependent_hits / arcs;
     r.head_to_dependent = backward > forward || (backward == forward && r.head_to_dependent_mass > r.dependent_to_head_mass);
     r.accuracy = r.head_to_dependent ? backward : forward;
-    r.both_ways = std::abs(forward - backward) <= config.syntactic_direction_tie + 1e-6f;
+    // Both ways: the two directions about equally accurate, or the weaker one on its own clearing the
+    // bar a relation is claimed by.
+    const float weaker = std::min(forward, backward);
+    const float weaker_mass = r.head_to_dependent ? r.dependent_to_head_mass : r.head_to_dependent_mass;
+    r.both_ways = std::abs(forward - backward) <= config.syntactic_direction_tie + 1e-6f ||
+                  (weaker >= r.baseline + config.syntactic_margin - 1e-6f && weaker_mass >= config.syntactic_min_target_mass);
     r.partner_mass = r.head_to_dependent ? r.head_to_dependent_mass : r.dependent_to_head_mass;
     r.claimed = r.accuracy >= r.baseline + config.syntactic_margin - 1e-6f &&
                 r.partner_mass >= config.syntactic_min_target_mass && selective;
