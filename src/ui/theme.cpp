@@ -91,7 +91,8 @@ bool load_fonts(FontFiles& files, float size_px, float pixel_ratio) {
                                    glyph_ranges(files.common_chars, files.common_ranges));
   }
   if (font && !files.emoji_font.empty()) {
-    merge.OversampleH = 2;  // outlines with fine detail, drawn at the text's size
+    // Outlines with fine detail, a little larger than the text: Symbola draws emoji small in their em.
+    merge.OversampleH = 2;
     merge.PixelSnapH = false;
     io.Fonts->AddFontFromMemoryTTF(files.emoji_font.data(), static_cast<int>(files.emoji_font.size()),
                                    size_px * 1.15f * pixel_ratio, &merge, glyph_ranges(files.emoji_chars, files.emoji_ranges));
