@@ -4,7 +4,7 @@
 // [SECTION] Timing: steady_clock (performance.now() in WASM), samples of at least kMinSampleMs
 // [SECTION] benchmark: attention-only forward at a given size
 // [SECTION] benchmarkLesson: one weight edit on the lesson-size model, as the app does it
-// [SECTION] benchmarkAnalysis: every label, redundancy and importance at 4 layers x 16 heads
+// [SECTION] benchmarkAnalysis: the analysis of a drag frame at 4 layers x 16 heads, and the redundancy alone
 // [SECTION] benchmarkModel: the lab's own model on its own input (a GPT-2 checkpoint, say)
 
 #include <algorithm>
@@ -240,8 +240,10 @@ json benchmark_analysis(const Controller& lab, const json& request) {
                             one_head ? AnalysisWorkload::Change::one_head : AnalysisWorkload::Change::every_head);
   const Timing total = time_runs(reps, [&] { workload(); });
 
-  // The two costliest parts alone, recomputing everything each run (one workspace shared by all
-  // layers never matches the previous layer), on the first model's forward pass.
+  // Two parts alone, recomputing everything each run (one workspace shared by all layers never
+  // matches the previous layer), on the first model's forward pass: the redundancy, which the
+  // analysis of an edit leaves to whoever shows or exports it (the Labels tab, state()), and the
+  // importance, part of every frame.
   const Trace& trace = workload.trace(0);
   analysis::RedundancyWorkspace redundancy_workspace;
   Matrix distance;

@@ -97,7 +97,9 @@ std::string state_json(const AppState& state, const Resources& resources) {
       heads.push_back(std::move(head));
     }
     json layer = {{"heads", std::move(heads)}, {"output", analysis::matrix_json(lt.output)}};
-    if (analysed) layer.update(analysis::layer_json(analysis.layers[l]));
+    // The redundancy is computed for this call: the analysis of an edit leaves it out.
+    if (analysed)
+      layer.update(analysis::layer_json(analysis.layers[l], analysis::layer_redundancy(lt, model.causal, resources.analysis.config)));
     layers.push_back(std::move(layer));
   }
   out["layers"] = std::move(layers);

@@ -68,7 +68,7 @@ void update_goal(AppState& state, const Resources& resources) {
   if (p.step < 0 || p.step >= static_cast<int>(lesson.steps.size())) return;
   const lessons::Step& step = lesson.steps[p.step];
   lessons::GoalView view{state.document.model, state.input.tokens, state.trace, state.analysis, &resources.lexicon,
-                         &resources.analysis.gold};
+                         &resources.analysis.gold, &resources.analysis.config};
   if (state.training) view.training = &*state.training;
   view.selected_layer = state.selection.layer;
   view.selected_head = state.selection.head;

@@ -50,7 +50,7 @@ struct AppState {
   PreparedInput input;  // tokens and X of document.input
   InputSource input_source;  // what `input` was prepared from: a weight edit keeps it
   Trace trace;          // forward pass of document.model on input.X
-  analysis::Analysis analysis;                  // labels, scores, redundancy, importance of `trace`
+  analysis::Analysis analysis;                  // labels, scores, importance of `trace` (no redundancy)
   analysis::AnalysisOptions analysis_options;   // e.g. the +-w window of the `local` role
   // After each position, the kPredictionCount most likely next tokens, for models with an
   // unembedding (trained and checkpoint models; next_token.h); empty otherwise. Recomputed once no

@@ -46,7 +46,7 @@ json forward_json(const Model& model, const Tokens& tokens, const Trace& trace) 
       heads.push_back(std::move(head));
     }
     json layer = {{"heads", std::move(heads)}, {"output", rows(lt.output)}};
-    layer.update(analysis::layer_json(analysis.layers[l]));
+    layer.update(analysis::layer_json(analysis.layers[l], analysis::layer_redundancy(lt, model.causal, resources.config)));
     layers.push_back(std::move(layer));
   }
   out["layers"] = std::move(layers);

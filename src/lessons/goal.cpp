@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/analysis/redundancy.h"
+
 namespace headlab::lessons {
 namespace {
 
@@ -102,9 +104,11 @@ double leaf_value(const Goal& g, const GoalView& v, int h) {
       return from < A.rows() && to < A.cols() ? A(from, to) : NAN;
     }
     case GoalKind::distance: {
-      const Matrix& d = v.analysis.layers[g.layer].redundancy;
-      if (g.head >= d.rows() || g.head_b >= d.cols()) return NAN;
-      return d(g.head, g.head_b);
+      // One layer's redundancy costs little; the analysis of an edit leaves it out.
+      const LayerTrace& lt = v.trace.layers[g.layer];
+      const int heads = static_cast<int>(lt.heads.size());
+      if (!v.label_config || g.head < 0 || g.head_b < 0 || g.head >= heads || g.head_b >= heads) return NAN;
+      return analysis::layer_redundancy(lt, v.model.causal, *v.label_config).distance(g.head, g.head_b);
     }
     case GoalKind::output_block:
       if (!head_ok) return NAN;

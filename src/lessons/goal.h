@@ -142,6 +142,9 @@ struct GoalView {
   // Probe goals embed the annotated example sentences; without these they are never met.
   const Lexicon* lexicon = nullptr;
   const analysis::GoldCorpus* corpus = nullptr;
+  // Distance goals compute the layer's redundancy with these thresholds (the analysis has none);
+  // without them they are never met.
+  const analysis::LabelConfig* label_config = nullptr;
   // The reading of `probed` already computed for this state (a probe costs milliseconds).
   const Goal* probed = nullptr;
   const analysis::ExampleProbe* probe_reading = nullptr;

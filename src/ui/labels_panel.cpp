@@ -1,11 +1,13 @@
 // Labels panel: for every head its primary label, a bar per role score (with the role's threshold
 // marked), the plain-words explanation, importance and pruning; per layer the redundancy matrix
-// and the near-duplicate pairs. Everything is recomputed with every edit, so bars move live.
+// and the near-duplicate pairs. Everything follows every edit, so bars move live; the redundancy,
+// which the analysis of an edit leaves out, is computed here for each new revision.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "app/explanation_text.h"
+#include "engine/analysis/redundancy.h"
 #include "engine/analysis/roles.h"
 #include "engine/head_index.h"
 #include "imgui.h"
@@ -188,10 +190,26 @@ void redundancy_legend(const Words& words, float height) {
   ImGui::Dummy(ImVec2(bar_w + font * 0.3f + text_w, bottom - top));
 }
 
-void redundancy_matrix(PanelContext& context, int l, float width) {
+// Every layer's redundancy for the state drawn: computed when the revision changed since the tab
+// was last drawn, from the trace the state holds (lagging layers included, as they are shown).
+const std::vector<analysis::LayerRedundancy>& layer_redundancies(PanelContext& context) {
   const app::AppState& state = context.state();
-  const analysis::LayerAnalysis& la = state.analysis.layers[l];
-  const int h = static_cast<int>(la.redundancy.rows());
+  LabUiState::Redundancy& cache = context.ui.redundancy;
+  const std::size_t layers = state.trace.layers.size();
+  if (cache.revision != state.revision || cache.layers.size() != layers) {
+    cache.workspaces.resize(layers);
+    cache.layers.resize(layers);
+    const analysis::LabelConfig& config = context.resources().analysis.config;
+    for (std::size_t l = 0; l < layers; ++l)
+      analysis::layer_redundancy(state.trace.layers[l], state.document.model.causal, config, cache.workspaces[l],
+                                 cache.layers[l]);
+    cache.revision = state.revision;
+  }
+  return cache.layers;
+}
+
+void redundancy_matrix(PanelContext& context, const analysis::LayerRedundancy& layer, float width) {
+  const int h = static_cast<int>(layer.distance.rows());
   if (h < 2) return;
   const float font = ImGui::GetFontSize();
   const float cell = std::min(font * 1.6f, (width - font * 2.0f) / h);
@@ -203,7 +221,7 @@ void redundancy_matrix(PanelContext& context, int l, float width) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   for (int a = 0; a < h; ++a)
     for (int b = 0; b < h; ++b) {
-      const float d = la.redundancy(a, b);
+      const float d = layer.distance(a, b);
       const ImVec2 c0(p.x + font * 1.5f + b * cell, p.y + a * cell);
       draw->AddRectFilled(c0, ImVec2(c0.x + cell - 1, c0.y + cell - 1), viridis_u32(similarity(d)));
     }
@@ -216,11 +234,11 @@ void redundancy_matrix(PanelContext& context, int l, float width) {
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
     const int a = static_cast<int>((m.y - p.y) / cell), b = static_cast<int>((m.x - p.x - font * 1.5f) / cell);
-    if (a >= 0 && a < h && b >= 0 && b < h) ImGui::SetTooltip(words("labels_redundancy_cell"), a, b, la.redundancy(a, b));
+    if (a >= 0 && a < h && b >= 0 && b < h) ImGui::SetTooltip(words("labels_redundancy_cell"), a, b, layer.distance(a, b));
   }
   ImGui::SameLine();
   redundancy_legend(words, h * cell);
-  for (const auto& [a, b] : la.near_duplicates) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), words("labels_near_duplicates"), a, b);
+  for (const auto& [a, b] : layer.near_duplicates) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), words("labels_near_duplicates"), a, b);
 }
 
 }  // namespace
@@ -236,6 +254,7 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
   ImGui::PopTextWrapPos();
   draw_pruning_curve(context, width);
   const int layers = std::min(static_cast<int>(state.analysis.layers.size()), static_cast<int>(state.document.model.layers.size()));
+  const std::vector<analysis::LayerRedundancy>& redundancies = layer_redundancies(context);
   for (int l = 0; l < layers; ++l) {
     ImGui::Separator();
     ImGui::Text(words("labels_layer"), l);
@@ -249,7 +268,7 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
     item_tooltip(words("labels_prune_least_tip"));
     ImGui::PopID();
     for (int h = 0; h < static_cast<int>(state.analysis.layers[l].heads.size()); ++h) head_card(context, l, h, width - ImGui::GetFontSize());
-    redundancy_matrix(context, l, width);
+    if (l < static_cast<int>(redundancies.size())) redundancy_matrix(context, redundancies[l], width);
   }
   ImGui::EndChild();
 }

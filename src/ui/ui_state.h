@@ -15,6 +15,7 @@
 #include "app/pruning_curve.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/circuits.h"
+#include "engine/analysis/redundancy.h"
 
 namespace headlab::ui {
 
@@ -127,6 +128,15 @@ struct LabUiState {
 
   CircuitsCache circuits;
   TouchScroll touch_scroll;
+  // The Labels tab's redundancy matrices, one per layer, for the model revision they describe. The
+  // analysis of an edit leaves them out, so they are computed only while the tab is drawn; the
+  // workspaces remember each layer's attention, so a new revision redoes only the pairs of heads
+  // whose attention changed.
+  struct Redundancy {
+    std::uint64_t revision = ~std::uint64_t{0};
+    std::vector<analysis::RedundancyWorkspace> workspaces;
+    std::vector<analysis::LayerRedundancy> layers;
+  } redundancy;
   // The overview's layer profile of the current input, for the model revision it describes.
   std::uint64_t spreads_revision = ~std::uint64_t{0};
   std::vector<analysis::AttentionSpread> spreads;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/analysis/analysis.h"
+#include "engine/analysis/redundancy.h"
 #include "engine/assets.h"
 #include "engine/document.h"
 #include "engine/forward.h"
@@ -75,6 +76,11 @@ class AnalysisTest : public ::testing::Test {
     forward(r.document.model, r.input.X, r.trace);
     analyze(r.document.model, r.input.tokens, r.trace, resources(), options, r.analysis);
     return r;
+  }
+
+  // Layer `layer`'s redundancy in `r`, computed as the views and the API do (the analysis has none).
+  static LayerRedundancy redundancy_of(const LabRun& r, int layer) {
+    return layer_redundancy(r.trace.layers[layer], r.document.model.causal, resources().config);
   }
 
   // A document on `text` with a 1-layer, `heads`-head named-feature model (d_model 24).

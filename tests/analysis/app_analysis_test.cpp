@@ -2,9 +2,12 @@
 // the JS API (docs/js-api.md), driven through api::handle_request like the browser bridge.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "analysis_fixture.h"
 #include "api/api.h"
 #include "app/controller.h"
+#include "engine/analysis/redundancy.h"
 #include "../app/test_resources.h"
 
 namespace headlab::app {
@@ -46,6 +49,32 @@ TEST_F(AppAnalysisTest, StateCarriesLabelsScoresAndGold) {
   EXPECT_TRUE(layer["near_duplicates"].is_array());
   EXPECT_TRUE(layer["summary"]["label_counts"].contains("mixed"));
   EXPECT_TRUE(layer["summary"]["mean_scores"].contains("broad"));
+}
+
+// The per-edit analysis has no redundancy; state() computes it for the call, with the numbers and
+// near-duplicate pairs layer_redundancy gives (and the analysis used to carry).
+TEST_F(AppAnalysisTest, StateComputesTheRedundancyItCarries) {
+  AppState app;
+  Controller controller(app, test_resources());
+  for (const int head : {0, 3})
+    ASSERT_TRUE(call(controller, {{"op", "applyPreset"}, {"layer", 0}, {"head", head}, {"preset", "previous_token"}})["ok"].get<bool>());
+  const json s = state(controller);
+  for (std::size_t l = 0; l < app.trace.layers.size(); ++l) {
+    const analysis::LayerRedundancy expected =
+        analysis::layer_redundancy(app.trace.layers[l], app.document.model.causal, test_resources().analysis.config);
+    const json& layer = s["layers"][l];
+    const int heads = static_cast<int>(expected.distance.rows());
+    ASSERT_EQ(layer["redundancy"].size(), static_cast<std::size_t>(heads));
+    for (int a = 0; a < heads; ++a)
+      for (int b = 0; b < heads; ++b)
+        EXPECT_EQ(layer["redundancy"][a][b].get<float>(), expected.distance(a, b)) << "layer " << l << " heads " << a << "," << b;
+    json pairs = json::array();
+    for (const auto& [a, b] : expected.near_duplicates) pairs.push_back({a, b});
+    EXPECT_EQ(layer["near_duplicates"], pairs) << "layer " << l;
+  }
+  EXPECT_EQ(s["layers"][0]["redundancy"][0][3].get<float>(), 0.0f) << "the same preset twice";
+  const json& pairs = s["layers"][0]["near_duplicates"];
+  EXPECT_NE(std::find(pairs.begin(), pairs.end(), json::array({0, 3})), pairs.end()) << pairs.dump();
 }
 
 TEST_F(AppAnalysisTest, PresetThenLabelThroughTheApi) {

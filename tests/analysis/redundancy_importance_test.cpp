@@ -4,6 +4,8 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "analysis_fixture.h"
@@ -49,7 +51,7 @@ TEST_F(RedundancyImportanceTest, MatchesTheReferenceOnRandomHeads) {
       doc.model.layers[0].heads[3].W_Q *= 1.0f + 1e-4f * static_cast<float>(trial - 11);
     }
     const LabRun r = run(doc);
-    const Matrix& D = r.analysis.layers[0].redundancy;
+    const Matrix D = redundancy_of(r, 0).distance;
     ASSERT_EQ(D.rows(), 4);
     for (int a = 0; a < 4; ++a) {
       EXPECT_EQ(D(a, a), 0.0f);
@@ -88,7 +90,7 @@ TEST_F(RedundancyImportanceTest, MatchesTheReferenceAtTheBudgetSize) {
     doc.input.tokens = words;
     const LabRun r = run(doc);
     for (int l = 0; l < 4; ++l) {
-      const Matrix& D = r.analysis.layers[l].redundancy;
+      const Matrix D = redundancy_of(r, l).distance;
       for (int a = 0; a < 16; ++a) {
         const Matrix& A = r.attention(l, a);
         for (Eigen::Index k = 0; k < A.size(); ++k) denormal_entries += std::fpclassify(A.data()[k]) == FP_SUBNORMAL;
@@ -110,9 +112,9 @@ TEST_F(RedundancyImportanceTest, IdenticalHeadsAreZeroApartAndFlagged) {
   ASSERT_EQ(apply_preset(doc.model, 0, 1, preset("next_token")), "");
   doc.model.layers[0].heads[3] = doc.model.layers[0].heads[0];
   const LabRun r = run(doc);
-  const LayerAnalysis& layer = r.analysis.layers[0];
-  EXPECT_NEAR(layer.redundancy(0, 3), 0.0f, 1e-3f);
-  EXPECT_GT(layer.redundancy(0, 1), 0.5f);  // previous vs next token: nearly disjoint rows
+  const LayerRedundancy layer = redundancy_of(r, 0);
+  EXPECT_NEAR(layer.distance(0, 3), 0.0f, 1e-3f);
+  EXPECT_GT(layer.distance(0, 1), 0.5f);  // previous vs next token: nearly disjoint rows
   const auto& pairs = layer.near_duplicates;
   EXPECT_NE(std::find(pairs.begin(), pairs.end(), std::make_pair(0, 3)), pairs.end());
   EXPECT_EQ(std::find(pairs.begin(), pairs.end(), std::make_pair(0, 1)), pairs.end());
@@ -216,25 +218,23 @@ TEST_F(RedundancyImportanceTest, PruneLeastImportantMarksExactlyK) {
 namespace headlab::analysis {
 namespace {
 
+// The analysis of an edit rescores only the heads whose attention changed, with the result of a
+// fresh analysis.
 TEST_F(RedundancyImportanceTest, IncrementalRecomputeEqualsAFreshOne) {
   Document doc = text_document(sentence_text("fox"), 8, 11);
   std::mt19937 rng(4);
   for (HeadWeights& w : doc.model.layers[0].heads) w.W_Q = test_random(24, 3, rng, 1.5f);
   LabRun r = run(doc);
   Analysis& incremental = r.analysis;
-  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 28);
-  // Edit one head: only the 7 pairs that involve it are recomputed, with the same result as
-  // starting from scratch.
+  EXPECT_EQ(incremental.heads_scored, 8);
+  // Edit one head (and W_O, which changes importance but no attention): only it is rescored.
   r.document.model.layers[0].heads[5].W_Q *= 2.0f;
   r.document.model.layers[0].W_O(3, 4) = 0.5f;
   forward(r.document.model, r.input.X, r.trace);
   analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
-  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 7);
+  EXPECT_EQ(incremental.heads_scored, 1);
   Analysis fresh;
   analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, fresh);
-  EXPECT_EQ(incremental.layers[0].redundancy, fresh.layers[0].redundancy);
-  EXPECT_EQ(incremental.layers[0].near_duplicates, fresh.layers[0].near_duplicates);
-  EXPECT_EQ(incremental.heads_scored, 1);
   for (int h = 0; h < 8; ++h) {
     const HeadAnalysis& a = incremental.layers[0].heads[h];
     const HeadAnalysis& b = fresh.layers[0].heads[h];
@@ -244,17 +244,14 @@ TEST_F(RedundancyImportanceTest, IncrementalRecomputeEqualsAFreshOne) {
     for (int role = 0; role < kRoleCount; ++role)
       EXPECT_EQ(a.scores.score(static_cast<Role>(role)), b.scores.score(static_cast<Role>(role))) << role;
   }
-  // Nothing changed: nothing recomputed.
+  // Nothing changed: nothing rescored.
   analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
-  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 0);
   EXPECT_EQ(incremental.heads_scored, 0);
-  EXPECT_EQ(incremental.layers[0].redundancy, fresh.layers[0].redundancy);
   // A different sentence length starts over.
   r.document.input.text = "The cat sat.";
   r.input = prepare_input(r.document, lexicon());
   forward(r.document.model, r.input.X, r.trace);
   analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
-  EXPECT_EQ(incremental.redundancy_workspaces[0].pairs_computed, 28);
   EXPECT_EQ(incremental.heads_scored, 8);
   // Same attention, other options: every head is rescored.
   AnalysisOptions wide;
@@ -262,13 +259,86 @@ TEST_F(RedundancyImportanceTest, IncrementalRecomputeEqualsAFreshOne) {
   analyze(r.document.model, r.input.tokens, r.trace, resources(), wide, incremental);
   EXPECT_EQ(incremental.heads_scored, 8);
   EXPECT_EQ(incremental.layers[0].heads[0].scores.local.window, 3);
+  // Another head count in the same layer: every head is rescored.
+  set_head_count(r.document.model, 0, 6);
+  forward(r.document.model, r.input.X, r.trace);
+  analyze(r.document.model, r.input.tokens, r.trace, resources(), wide, incremental);
+  EXPECT_EQ(incremental.heads_scored, 6);
   // An empty input analyses to nothing without tripping over the remembered state.
   r.document.input.text = "";
   r.input = prepare_input(r.document, lexicon());
   forward(r.document.model, r.input.X, r.trace);
   analyze(r.document.model, r.input.tokens, r.trace, resources(), {}, incremental);
-  EXPECT_EQ(incremental.layers[0].heads.size(), 8u);
+  EXPECT_EQ(incremental.layers[0].heads.size(), 6u);
 }
+
+// A workspace that saw the layer before an edit redoes only the pairs of the edited head, with the
+// numbers of a fresh one (the Labels tab keeps one per layer).
+TEST_F(RedundancyImportanceTest, IncrementalRedundancyEqualsAFreshOne) {
+  Document doc = text_document(sentence_text("fox"), 8, 11);
+  std::mt19937 rng(4);
+  for (HeadWeights& w : doc.model.layers[0].heads) w.W_Q = test_random(24, 3, rng, 1.5f);
+  doc.model.layers[0].heads[6] = doc.model.layers[0].heads[2];  // one near-duplicate pair
+  LabRun r = run(doc);
+  RedundancyWorkspace workspace;
+  LayerRedundancy incremental;
+  layer_redundancy(r.trace.layers[0], false, resources().config, workspace, incremental);
+  EXPECT_EQ(workspace.pairs_computed, 28);
+  EXPECT_EQ(incremental.near_duplicates, (std::vector<std::pair<int, int>>{{2, 6}}));
+  r.document.model.layers[0].heads[5].W_Q *= 2.0f;
+  forward(r.document.model, r.input.X, r.trace);
+  layer_redundancy(r.trace.layers[0], false, resources().config, workspace, incremental);
+  EXPECT_EQ(workspace.pairs_computed, 7);
+  const LayerRedundancy fresh = layer_redundancy(r.trace.layers[0], false, resources().config);
+  EXPECT_EQ(incremental.distance, fresh.distance);
+  EXPECT_EQ(incremental.near_duplicates, fresh.near_duplicates);
+  layer_redundancy(r.trace.layers[0], false, resources().config, workspace, incremental);
+  EXPECT_EQ(workspace.pairs_computed, 0);
+  EXPECT_EQ(incremental.distance, fresh.distance);
+}
+
+// layer_redundancy is redundancy() with the lab's thresholds, bit for bit: the numbers the analysis
+// of every edit used to carry, on a causal and a bidirectional model of the budget's size.
+TEST_F(RedundancyImportanceTest, OnDemandRedundancyIsTheEngineFunctionsWithTheLabsThresholds) {
+  for (const bool causal : {false, true}) {
+    Document doc;
+    doc.model = make_model(64, 4, 16, 3);
+    doc.model.causal = causal;
+    for (Layer& layer : doc.model.layers)
+      for (HeadWeights& w : layer.heads) w.W_Q *= 4.0f;
+    doc.model.layers[1].heads[9] = doc.model.layers[1].heads[4];
+    doc.input.text = sentence_text("fox");
+    const LabRun r = run(doc);
+    const LabelConfig& config = resources().config;
+    RedundancyWorkspace shared;  // one for every layer, as the per-edit analysis used
+    for (int l = 0; l < 4; ++l) {
+      Matrix distance;
+      std::vector<std::pair<int, int>> pairs;
+      analysis::redundancy(r.trace.layers[l], causal, config.redundancy_smoothing, config.near_duplicate_distance, shared,
+                           distance, pairs);
+      const LayerRedundancy on_demand = layer_redundancy(r.trace.layers[l], causal, config);
+      EXPECT_EQ(on_demand.distance, distance) << "layer " << l;
+      EXPECT_EQ(on_demand.near_duplicates, pairs) << "layer " << l;
+      if (l == 1) {
+        EXPECT_NE(std::find(pairs.begin(), pairs.end(), std::make_pair(4, 9)), pairs.end()) << "the copied head";
+      }
+    }
+  }
+}
+
+// The analysis of an edit carries no redundancy: LayerAnalysis has no such member, so nothing that
+// reads it per frame can pay for it by accident.
+template <class T, class = void>
+struct HasRedundancy : std::false_type {};
+template <class T>
+struct HasRedundancy<T, std::void_t<decltype(std::declval<T>().redundancy)>> : std::true_type {};
+template <class T, class = void>
+struct HasNearDuplicates : std::false_type {};
+template <class T>
+struct HasNearDuplicates<T, std::void_t<decltype(std::declval<T>().near_duplicates)>> : std::true_type {};
+static_assert(!HasRedundancy<LayerAnalysis>::value && !HasNearDuplicates<LayerAnalysis>::value,
+              "the redundancy is computed on demand (layer_redundancy), not with every analysis");
+static_assert(HasNearDuplicates<LayerRedundancy>::value, "the detector sees members");
 
 }  // namespace
 }  // namespace headlab::analysis

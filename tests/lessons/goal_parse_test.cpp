@@ -9,6 +9,8 @@
 
 #include "app/action.h"
 #include "app/controller.h"
+#include "app/lesson_runner.h"
+#include "engine/analysis/redundancy.h"
 #include "engine/embedding.h"
 #include "lessons/goal.h"
 #include "lessons/lesson.h"
@@ -198,6 +200,45 @@ TEST_F(GoalReading, AWeightGoalReadsItsOwnMatrix) {
   EXPECT_TRUE(goal_met(parsed(goal), view()));
   EXPECT_FALSE(goal_met(parsed(with(goal, "matrix", "W_V")), view()));
   EXPECT_FALSE(goal_met(parsed(with(goal, "row", noun + 1)), view()));
+}
+
+// The analysis carries no redundancy: a distance goal computes its layer's with the lab's thresholds,
+// the numbers the Labels tab shows, and without thresholds is never met.
+TEST_F(GoalReading, ADistanceGoalComputesTheLayersRedundancy) {
+  ASSERT_TRUE(controller.apply(app::ApplyPreset{0, 0, "previous_token"}).ok());
+  ASSERT_TRUE(controller.apply(app::ApplyPreset{0, 1, "previous_token"}).ok());
+  const analysis::LayerRedundancy expected =
+      analysis::layer_redundancy(state.trace.layers[0], state.document.model.causal, resources.analysis.config);
+  const Goal same = parsed({{"kind", "distance"}, {"layer", 0}, {"head_a", 0}, {"head_b", 1}, {"max", 0.1}});
+  const Goal apart = parsed({{"kind", "distance"}, {"layer", 0}, {"head_a", 0}, {"head_b", 2}, {"max", 0.1}});
+  GoalView v = view();
+  v.label_config = &resources.analysis.config;
+  EXPECT_TRUE(goal_met(same, v));
+  std::vector<GoalNumber> numbers = goal_numbers(apart, v);
+  ASSERT_EQ(numbers.size(), 1u);
+  EXPECT_EQ(numbers[0].value, expected.distance(0, 2));
+  EXPECT_EQ(goal_met(apart, v), expected.distance(0, 2) <= 0.1f);
+  EXPECT_EQ(goal_numbers(same, v)[0].value, expected.distance(0, 1));
+  EXPECT_FALSE(goal_met(same, view())) << "no thresholds to compute with";
+}
+
+// The lab checks the redundancy lesson's goal with its thresholds: the panel's number is the
+// distance the Labels tab shows, and copying the head meets the goal.
+TEST_F(GoalReading, TheRedundancyLessonReadsTheDistanceOnDemand) {
+  int lesson = -1;
+  for (std::size_t i = 0; i < resources.lessons.size(); ++i)
+    if (resources.lessons[i].id == "12-redundancy-pruning") lesson = static_cast<int>(i);
+  ASSERT_GE(lesson, 0);
+  ASSERT_EQ(app::start_step(controller, lesson, 0), "");
+  const auto distance = [&] {
+    return analysis::layer_redundancy(state.trace.layers[0], state.document.model.causal, resources.analysis.config).distance(0, 1);
+  };
+  ASSERT_EQ(state.progress.numbers.size(), 1u);
+  EXPECT_EQ(state.progress.numbers[0].value, distance());
+  EXPECT_FALSE(state.progress.goal_met);
+  ASSERT_TRUE(controller.apply(app::ApplyPreset{0, 1, "previous_token"}).ok());
+  EXPECT_EQ(state.progress.numbers[0].value, distance());
+  EXPECT_TRUE(state.progress.goal_met);
 }
 
 }  // namespace

@@ -19,6 +19,27 @@ bool same_tokens(const Tokens& a, const Tokens& b) {
   return true;
 }
 
+// Marks in `changed` the heads of `layer` whose attention differs from `previous` (what they were
+// last scored on), and keeps the new attention there. A new shape marks every head.
+void find_changed_heads(const LayerTrace& layer, Matrix& previous, std::vector<unsigned char>& changed) {
+  const int heads = static_cast<int>(layer.heads.size());
+  const Eigen::Index n = heads > 0 ? layer.heads[0].attention.rows() : 0;
+  const bool same_shape = n > 0 && previous.rows() == heads * n && previous.cols() == n;
+  changed.assign(heads, same_shape ? 0 : 1);
+  if (n == 0) {
+    previous.resize(0, 0);  // nothing to remember
+    return;
+  }
+  if (!same_shape) previous.resize(heads * n, n);
+  for (int h = 0; h < heads; ++h) {
+    const Matrix& attention = layer.heads[h].attention;  // (n, n)
+    auto rows = previous.middleRows(h * n, n);
+    if (!changed[h] && rows == attention) continue;
+    changed[h] = 1;
+    rows = attention;
+  }
+}
+
 void summarize(LayerAnalysis& layer) {
   LayerSummary& s = layer.summary;
   s = {};
@@ -66,7 +87,7 @@ void analyze_layers(const Model& model, const Tokens& tokens, const Trace& trace
 
   const std::size_t all_layers = std::min(model.layers.size(), trace.layers.size());
   out.layers.resize(all_layers);
-  out.redundancy_workspaces.resize(all_layers);
+  out.scored_attention.resize(all_layers);
   out.importance_workspaces.resize(all_layers);
   // A layer left out keeps scores of the tokens it was analysed with: with new tokens, none may be.
   if (!same_input) layer_count = all_layers;
@@ -77,12 +98,9 @@ void analyze_layers(const Model& model, const Tokens& tokens, const Trace& trace
     // Left out, unless it was never analysed at this head count (then it has nothing to keep).
     if (l >= layer_count && la.heads.size() == lt.heads.size()) continue;
     la.heads.resize(lt.heads.size());
-    // Redundancy first: it finds the heads whose attention changed since the last call.
-    RedundancyWorkspace& workspace = out.redundancy_workspaces[l];
-    redundancy(lt, model.causal, resources.config.redundancy_smoothing, resources.config.near_duplicate_distance,
-               workspace, la.redundancy, la.near_duplicates);
+    find_changed_heads(lt, out.scored_attention[l], out.changed_heads);
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
-      if (same_input && !workspace.changed[h]) continue;  // same attention, same scores
+      if (same_input && !out.changed_heads[h]) continue;  // same attention, same scores
       HeadAnalysis& ha = la.heads[h];
       const Matrix& attention = lt.heads[h].attention;  // (n, n), row = query
       score_head(attention, sentence, resources.config, options, ha.scores);

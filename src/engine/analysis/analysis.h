@@ -1,8 +1,10 @@
 #pragma once
-// Specialization analysis of every head, recomputed with every forward pass (issue 4):
-// role scores and a label per head (head_scores.h, syntactic.h, head_label.h), redundancy between
-// the heads of a layer (redundancy.h), importance by ablation (importance.h) and a per-layer
-// summary. docs/labels.md defines every number.
+// Specialization analysis of every head, recomputed with every forward pass:
+// role scores and a label per head (head_scores.h, syntactic.h, head_label.h), importance by
+// ablation (importance.h) and a per-layer summary. docs/labels.md defines every number. The
+// redundancy between the heads of a layer is not part of it: it cost about half of a drag frame's
+// analysis and is on screen only in the Labels tab, so whoever shows or exports it computes it
+// (layer_redundancy in redundancy.h).
 //
 // Usage: load the Resources once, keep one Analysis next to the Trace and call analyze() after
 // forward(); buffers are reused, so recomputing at the same sizes allocates little. A head whose
@@ -19,7 +21,6 @@
 #include "engine/analysis/head_scores.h"
 #include "engine/analysis/importance.h"
 #include "engine/analysis/label_config.h"
-#include "engine/analysis/redundancy.h"
 #include "engine/analysis/sentence_context.h"
 #include "engine/forward.h"
 #include "engine/model.h"
@@ -52,8 +53,6 @@ struct LayerSummary {
 
 struct LayerAnalysis {
   std::vector<HeadAnalysis> heads;
-  Matrix redundancy;  // (h, h) mean Jensen-Shannon distance between heads' rows (redundancy.h)
-  std::vector<std::pair<int, int>> near_duplicates;  // head pairs (a < b) below the threshold
   std::vector<int> importance_ranking;              // unpruned heads, least important first
   LayerSummary summary;
 };
@@ -67,15 +66,17 @@ struct GoldStatus {
 struct Analysis {
   std::vector<LayerAnalysis> layers;
   GoldStatus gold;
-  // Buffers reused between recomputes (one redundancy and importance workspace per layer), and
-  // what the last call was given, to know which heads need rescoring.
+  // Buffers reused between recomputes (one importance workspace per layer), and what the last
+  // call was given, to know which heads need rescoring.
   SentenceContext sentence;
   Tokens previous_tokens;
   const Resources* previous_resources = nullptr;
   int previous_window = -1;
   bool previous_causal = false;
   int heads_scored = 0;  // heads the last call (re)scored (tests and benchmarks)
-  std::vector<RedundancyWorkspace> redundancy_workspaces;
+  // Per layer, (h * n, n): the attention each head was last scored on, heads stacked.
+  std::vector<Matrix> scored_attention;
+  std::vector<unsigned char> changed_heads;  // (h) of the layer being analysed: attention differs
   std::vector<ImportanceWorkspace> importance_workspaces;
   std::vector<float> importance_buffer;
 };

@@ -76,10 +76,10 @@ json matrix_json(const Matrix& m) {
   return rows;
 }
 
-json layer_json(const LayerAnalysis& layer) {
-  json redundancy = matrix_json(layer.redundancy);
+json layer_json(const LayerAnalysis& layer, const LayerRedundancy& layer_redundancy) {
+  json redundancy = matrix_json(layer_redundancy.distance);
   json pairs = json::array();
-  for (const auto& [a, b] : layer.near_duplicates) pairs.push_back({a, b});
+  for (const auto& [a, b] : layer_redundancy.near_duplicates) pairs.push_back({a, b});
   json counts = json::object(), means = json::object();
   for (int r = 0; r < kRoleCount; ++r) {
     counts[kRoleIds[r]] = layer.summary.label_counts[r];

@@ -8,6 +8,7 @@
 
 #include "engine/analysis/analysis.h"
 #include "engine/analysis/attention_spread.h"
+#include "engine/analysis/redundancy.h"
 
 namespace headlab::analysis {
 
@@ -17,7 +18,8 @@ nlohmann::json head_json(const HeadAnalysis& head, const GoldCorpus& corpus);
 
 // {"redundancy": (h, h) rows, "near_duplicates": [[a, b], ...], "importance_ranking": [...],
 //  "summary": {"label_counts": {id: count, "mixed": count}, "mean_scores": {id: number|null}}}
-nlohmann::json layer_json(const LayerAnalysis& layer);
+// The analysis of an edit has no redundancy: the caller computes it (layer_redundancy).
+nlohmann::json layer_json(const LayerAnalysis& layer, const LayerRedundancy& redundancy);
 
 // Layer dependence, one entry per layer: {"layer", "mean_distance", "mean_entropy",
 // "uniform_entropy", "rows", "heads", "role_shares": {role id or "syntactic" or "mixed": share}}.

@@ -199,4 +199,17 @@ void redundancy(const LayerTrace& layer, bool causal, float smoothing, float nea
   w.previous_distance = distance;
 }
 
+LayerRedundancy layer_redundancy(const LayerTrace& layer, bool causal, const LabelConfig& config) {
+  RedundancyWorkspace workspace;
+  LayerRedundancy out;
+  layer_redundancy(layer, causal, config, workspace, out);
+  return out;
+}
+
+void layer_redundancy(const LayerTrace& layer, bool causal, const LabelConfig& config, RedundancyWorkspace& workspace,
+                      LayerRedundancy& out) {
+  redundancy(layer, causal, config.redundancy_smoothing, config.near_duplicate_distance, workspace, out.distance,
+             out.near_duplicates);
+}
+
 }  // namespace headlab::analysis

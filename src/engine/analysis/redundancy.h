@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/analysis/label_config.h"
 #include "engine/forward.h"
 
 namespace headlab::analysis {
@@ -62,5 +63,21 @@ struct RedundancyWorkspace {
 // is below `near_duplicate_distance`. Use one workspace per layer.
 void redundancy(const LayerTrace& layer, bool causal, float smoothing, float near_duplicate_distance,
                 RedundancyWorkspace& workspace, Matrix& distance, std::vector<std::pair<int, int>>& near_duplicates);
+
+// One layer's redundancy with the lab's thresholds (config.redundancy_smoothing and
+// config.near_duplicate_distance). The analysis of an edit leaves it out, since a drag frame would
+// pay for matrices nobody looks at: whoever shows, exports or checks them computes them here.
+struct LayerRedundancy {
+  Matrix distance;                                   // (h, h) as redundancy() fills it
+  std::vector<std::pair<int, int>> near_duplicates;  // pairs (a < b) below the threshold
+};
+
+// From nothing (a goal, an export, an API call).
+LayerRedundancy layer_redundancy(const LayerTrace& layer, bool causal, const LabelConfig& config);
+
+// Into `out`, redoing only the pairs of heads whose attention changed since `workspace` last saw
+// this layer (a view that follows the edits); the same numbers as from nothing.
+void layer_redundancy(const LayerTrace& layer, bool causal, const LabelConfig& config, RedundancyWorkspace& workspace,
+                      LayerRedundancy& out);
 
 }  // namespace headlab::analysis
