@@ -6,6 +6,7 @@
 
 #include "engine/bpe/unicode_classes.h"
 #include "ui/colormap.h"
+#include "ui/upright_text.h"
 
 namespace headlab::ui {
 namespace {
@@ -16,14 +17,6 @@ constexpr float kMargin = 16.0f;
 constexpr const char* kInk = "#1a1a1a";
 constexpr const char* kMuted = "#666666";
 constexpr const char* kUnknownInk = "#b86e00";  // words the model does not know, as the axes mark them
-
-// Characters that stand upright in a column label and take a full em: CJK, kana, hangul, the
-// full-width forms and emoji (as the on-screen axes decide, ui/heatmap.cpp).
-bool stands_upright(char32_t c) {
-  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
-         (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x3FFFF) ||
-         (c >= 0x2600 && c <= 0x27BF) || (c >= 0x1F000 && c <= 0x1FAFF);
-}
 
 struct Character {
   char32_t code_point;

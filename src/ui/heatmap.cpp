@@ -8,6 +8,7 @@
 
 #include "imgui_internal.h"  // ImTextCharFromUtf8
 #include "ui/colormap.h"
+#include "ui/upright_text.h"
 
 namespace headlab::ui {
 
@@ -26,14 +27,6 @@ namespace {
 
 // Labels of words the model does not know (HeatmapOptions::unknown).
 constexpr ImU32 kUnknownColour = IM_COL32(255, 176, 64, 255);
-
-// Code points that stand upright in vertical text: CJK ideographs and their extensions, kana,
-// hangul, CJK punctuation, the fullwidth forms and emoji (Unicode's Vertical_Orientation U, roughly).
-bool stands_upright(unsigned int c) {
-  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xAC00 && c <= 0xD7AF) || (c >= 0xF900 && c <= 0xFAFF) ||
-         (c >= 0xFE30 && c <= 0xFE4F) || (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x20000 && c <= 0x3FFFF) ||
-         (c >= 0x2600 && c <= 0x27BF) || (c >= 0x1F000 && c <= 0x1FAFF);
-}
 
 // The code points of `text`, each as its UTF-8 bytes.
 std::vector<std::string> code_points(const std::string& text) {

@@ -11,6 +11,7 @@
 #include "engine/head_index.h"
 #include "engine/model.h"
 #include "headless_imgui.h"
+#include "labels_panel_frame.h"
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "ui/action_sink.h"
@@ -20,24 +21,6 @@
 
 namespace headlab::ui {
 namespace {
-
-// One frame of the labels panel alone in a window as tall as the display, so no card is clipped;
-// returns the text it drew, as ImGui's logging captures it.
-std::string draw_labels_text(PanelContext& context) {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-  ImGui::NewFrame();
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(display);
-  ImGui::Begin("labels_test", nullptr, ImGuiWindowFlags_NoDecoration);
-  ImGui::LogToBuffer();
-  draw_labels_panel(context, display.x - 20.0f, display.y - 20.0f);
-  std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
-  ImGui::LogFinish();
-  ImGui::End();
-  ImGui::Render();
-  return text;
-}
 
 // The steps of the page: "Use in lab" (the shipped trained model, 2 x 4 heads), a third layer, then
 // one head in layer 0. Layers 1 and 2 keep 4 heads each.

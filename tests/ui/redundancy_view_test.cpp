@@ -9,6 +9,7 @@
 #include "app/dispatcher.h"
 #include "engine/analysis/redundancy.h"
 #include "headless_imgui.h"
+#include "labels_panel_frame.h"
 #include "imgui.h"
 #include "imgui_internal.h"
 #include "ui/action_sink.h"
@@ -17,23 +18,6 @@
 
 namespace headlab::ui {
 namespace {
-
-// One frame of the labels panel alone in a window as tall as the display; returns the text it drew.
-std::string draw_labels_text(PanelContext& context) {
-  const ImVec2 display = ImGui::GetIO().DisplaySize;
-  ImGui::GetIO().DeltaTime = 1.0f / 60.0f;
-  ImGui::NewFrame();
-  ImGui::SetNextWindowPos(ImVec2(0, 0));
-  ImGui::SetNextWindowSize(display);
-  ImGui::Begin("redundancy_test", nullptr, ImGuiWindowFlags_NoDecoration);
-  ImGui::LogToBuffer();
-  draw_labels_panel(context, display.x - 20.0f, display.y - 20.0f);
-  std::string text = ImGui::GetCurrentContext()->LogBuffer.c_str();
-  ImGui::LogFinish();
-  ImGui::End();
-  ImGui::Render();
-  return text;
-}
 
 void expect_fresh(const LabUiState& ui, const app::AppState& state, const app::Resources& resources) {
   ASSERT_EQ(ui.redundancy.revision, state.revision);
