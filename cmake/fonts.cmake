@@ -1,6 +1,8 @@
 # Fonts generated at build time from Debian packages (never committed):
-#   ui.ttf  - DejaVu Sans cut to the Latin/Greek/arrow ranges the UI draws, without hinting and layout
-#     tables: ImGui rasterises outlines with stb_truetype, which reads neither (116 -> 55 KB gzip)
+#   ui.ttf  - DejaVu Sans cut to Latin, Greek, general punctuation and the few arrows and mathematical
+#     signs the UI or a learner's sentence uses (not the whole arrow, operator and shape blocks: 22 KB
+#     of the first frame's download for glyphs nothing drew), without hinting and layout tables:
+#     ImGui rasterises outlines with stb_truetype, which reads neither (116 -> 33 KB gzip)
 #   cjk.ttf - Noto Sans CJK SC cut to exactly the Chinese characters in assets/ (scripts/make-cjk-font.py),
 #     served beside the page: fetched after the first frame, or before it when the lab opens in Chinese
 #   cjk-startup.ttf - the Chinese characters an English lab's first frame draws, embedded
@@ -21,7 +23,7 @@ add_custom_command(
   OUTPUT "${HEADLAB_UI_FONT}"
   COMMAND ${CMAKE_COMMAND} -E make_directory "${HEADLAB_FONT_DIR}"
   COMMAND /usr/bin/python3 -m fontTools.subset /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-          "--unicodes=U+0020-00FF,U+0100-024F,U+0370-03FF,U+2010-205E,U+2190-21FF,U+2200-22FF,U+2423,U+25A0-25FF,U+2713,U+2714,U+FFFD"
+          "--unicodes=U+0020-00FF,U+0100-024F,U+0370-03FF,U+2010-205E,U+2190-2199,U+21B5,U+21E5,U+2202,U+2207-2209,U+220F,U+2211,U+2212,U+221A,U+221E,U+2227-222A,U+2248,U+2260,U+2264,U+2265,U+2423,U+25A0,U+25CF,U+2713,U+2714,U+FFFD"
           --no-hinting "--layout-features=" "--output-file=${HEADLAB_UI_FONT}"
   DEPENDS /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
   COMMENT "Subsetting the UI font")

@@ -128,7 +128,9 @@ try {
   result.forward_64_ms = timed.forward.median_ms;
   result.analysis_144_ms = timed.analysis.median_ms;
   result.tokens = timed.tokens;
-  log(`forward of ${timed.tokens} tokens: ${timed.forward.median_ms.toFixed(0)} ms; analysis of all ${timed.heads} heads: ` +
+  const kForwardBudgetMs = 500;  // issue 34: GPT-2 small's forward of 64 tokens in the page
+  log(`forward of ${timed.tokens} tokens: ${timed.forward.median_ms.toFixed(0)} ms (target ${kForwardBudgetMs} ms: ` +
+      `${timed.forward.median_ms <= kForwardBudgetMs ? 'met' : 'NOT met'}); analysis of all ${timed.heads} heads: ` +
       `${timed.analysis.median_ms.toFixed(0)} ms (median of ${timed.forward.reps})`);
   if (errors.length) throw new Error('page errors: ' + errors.join('; '));
 } finally {

@@ -176,6 +176,7 @@
     benchmarkLesson: (options = {}) => call({ op: 'benchmarkLesson', ...numbers(options) }),  // {reps, gold, layer, size}
     benchmarkAnalysis: (options = {}) => call({ op: 'benchmarkAnalysis', ...numbers(options) }),  // {reps, d_model, gold, change}
     benchmarkModel: (options = {}) => call({ op: 'benchmarkModel', ...numbers(options) }),  // {reps}: the lab's own model
+    benchmarkBlock: (options = {}) => call({ op: 'benchmarkBlock', ...numbers(options) }),  // {n, d_model, heads, reps}: a GPT-2 block
     _callWithString: callWithString,
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),

@@ -22,7 +22,7 @@ import { measureSimdPeak } from './simd_peak.js';
 const tf = window.tf;
 
 // mulberry32 and Box-Muller: seeded normal floats.
-function normals(count, seed, stddev = 1) {
+export function normals(count, seed, stddev = 1) {
   let state = seed >>> 0;
   const uniform = () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -131,7 +131,7 @@ function referenceForward(data, x) {
 
 // Mirrors time_runs in src/api/benchmark_api.cpp: 100 ms (and at least 3 runs) untimed, then the
 // runs per sample doubled until a sample lasts 5 ms, then `reps` samples; times per run.
-function timeRuns(reps, run) {
+export function timeRuns(reps, run) {
   const warmUp = performance.now();
   for (let i = 0; i < 3 || performance.now() - warmUp < 100; ++i) run();
   let batch = 1;

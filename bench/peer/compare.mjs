@@ -70,3 +70,34 @@ export async function comparePeer({ labPage, peerPage, sizes, rounds, reps, log 
     await labPage.evaluate(() => window.Module.resumeMainLoop());
   }
 }
+
+// A GPT-2 block, HeadLab (window.headlab.benchmarkBlock) against tfjs's variants
+// (gpt2_block_tfjs.js), the same interleaved rounds as the attention forward. Checks tfjs against its
+// float64 reference first. Returns [{n, d_model, heads, rounds: {headlab: [ms], per_head, batched},
+// best: {...}, check}].
+export async function compareBlocks({ labPage, peerPage, sizes, rounds, reps, log = () => {} }) {
+  const check = await peerPage.evaluate(() => window.peer.checkBlock({ n: 9, d_model: 64, heads: 4 }));
+  for (const [variant, error] of Object.entries(check))
+    if (!(error <= kMaxCheckError))
+      throw new Error(`tfjs's GPT-2 block (${variant}) is off the float64 reference by ${error} (normalised)`);
+  const variants = await peerPage.evaluate(() => window.peer.blockVariants);
+  await labPage.evaluate(() => window.Module.pauseMainLoop());
+  try {
+    const results = [];
+    for (const [n, dModel, heads] of sizes) {
+      const size = { n, d_model: dModel, heads };
+      log(`GPT-2 block (${n}, ${dModel}, ${heads}): ${rounds} rounds of HeadLab and tfjs ${variants.join(', ')}`);
+      const measure = { headlab: () => labPage.evaluate((o) => window.headlab.benchmarkBlock(o), { ...size, reps }) };
+      for (const variant of variants)
+        measure[variant] = () => peerPage.evaluate((o) => window.peer.benchmarkBlock(o), { ...size, reps, variant });
+      const times = Object.fromEntries(Object.keys(measure).map((v) => [v, []]));
+      for (let r = 0; r < rounds; ++r)
+        for (const name of rotate(Object.keys(measure), r)) times[name].push((await measure[name]()).median_ms);
+      const best = Object.fromEntries(Object.keys(times).map((v) => [v, Math.min(...times[v])]));
+      results.push({ ...size, rounds: times, best, check });
+    }
+    return results;
+  } finally {
+    await labPage.evaluate(() => window.Module.resumeMainLoop());
+  }
+}

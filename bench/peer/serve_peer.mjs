@@ -1,4 +1,4 @@
-// The peer page for scripts/bench: bench/peer/index.html, its two modules and the tfjs files from
+// The peer page for scripts/bench: bench/peer/index.html, its three modules and the tfjs files from
 // bench/peer/node_modules (installed by scripts/setup), served on 127.0.0.1 at a free port. Its own
 // origin, apart from the lab's: no service worker of the lab's controls it, and the lab's CSP does
 // not apply to it. Only the files listed below are served.
@@ -14,6 +14,7 @@ const files = {
   '/': path.join(here, 'index.html'),
   '/attention_tfjs.js': path.join(here, 'attention_tfjs.js'),
   '/simd_peak.js': path.join(here, 'simd_peak.js'),
+  '/gpt2_block_tfjs.js': path.join(here, 'gpt2_block_tfjs.js'),
   '/tfjs/tf.min.js': path.join(tfjsDist, 'tf.min.js'),
   '/tfjs/tf-backend-wasm.min.js': path.join(wasmDist, 'tf-backend-wasm.min.js'),
   // The backend picks one of these by what the browser supports; the bench checks which it fetched.
@@ -58,7 +59,7 @@ export async function openPeer(browser, url) {
   page.on('pageerror', (error) => errors.push(String(error)));
   page.on('request', (request) => { if (request.url().endsWith('.wasm')) wasmFiles.push(path.basename(new URL(request.url()).pathname)); });
   await page.goto(url);
-  await page.waitForFunction(() => window.peer, null, { timeout: 30000 });
+  await page.waitForFunction(() => window.peer?.benchmarkBlock, null, { timeout: 30000 });
   const info = await page.evaluate(() => window.peer.ready);
   return { page, context, errors, info, wasmFiles };
 }

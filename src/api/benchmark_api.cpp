@@ -6,6 +6,7 @@
 // [SECTION] benchmarkLesson: one weight edit on the lesson-size model, as the app does it
 // [SECTION] benchmarkAnalysis: the analysis of a drag frame at 4 layers x 16 heads, and the redundancy alone
 // [SECTION] benchmarkModel: the lab's own model on its own input (a GPT-2 checkpoint, say)
+// [SECTION] benchmarkBlock: one GPT-2 block at a given size
 
 #include <algorithm>
 #include <chrono>
@@ -299,6 +300,76 @@ json benchmark_model(const Controller& controller, const json& request) {
                   {"analysis", timing_json(analysis_time)}, {"heads_scored", analysis.heads_scored}});
 }
 
+//-----------------------------------------------------------------------------
+// [SECTION] benchmarkBlock
+//-----------------------------------------------------------------------------
+
+// A one-layer model shaped like a GPT-2 block: pre-LayerNorm, Q/K/V/O with biases, causal, and a
+// GELU (tanh) MLP of 4 d_model; weights N(0, 0.02) as GPT-2's initialisation, gains 1, biases of
+// the norms 0. bench/peer/gpt2_block_tfjs.js builds the same block in tfjs.
+Model gpt2_block_model(int d_model, int heads, std::uint32_t seed) {
+  Model model = make_model(d_model, 1, heads, seed, Embedding::random);
+  model.causal = true;
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 0.02f);
+  const auto fill = [&](auto& m) {
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = normal(rng);
+  };
+  Layer& layer = model.layers[0];
+  layer.residual = true;
+  layer.norm = Norm::pre;
+  for (RowVector* gain : {&layer.ln_gamma, &layer.ln2_gamma}) gain->setOnes(d_model);
+  for (RowVector* bias : {&layer.ln_beta, &layer.ln2_beta}) bias->setZero(d_model);
+  for (HeadWeights& head : layer.heads) {
+    for (Matrix* W : {&head.W_Q, &head.W_K, &head.W_V}) fill(*W);
+    for (RowVector* b : {&head.b_Q, &head.b_K, &head.b_V}) {
+      b->resize(layer.d_k);
+      fill(*b);
+    }
+  }
+  fill(layer.W_O);
+  layer.b_O.resize(d_model);
+  fill(layer.b_O);
+  layer.has_ffn = true;
+  FeedForward& ffn = layer.ffn;
+  ffn.activation = Activation::gelu_tanh;
+  ffn.W_1.resize(d_model, 4 * d_model);
+  ffn.b_1.resize(4 * d_model);
+  ffn.W_2.resize(4 * d_model, d_model);
+  ffn.b_2.resize(d_model);
+  fill(ffn.W_1);
+  fill(ffn.b_1);
+  fill(ffn.W_2);
+  fill(ffn.b_2);
+  return model;
+}
+
+json benchmark_block(const json& request) {
+  RequestFields fields(request, {"n", "d_model", "heads", "reps", "seed"});
+  int n = 0, d_model = 0, heads = 0, reps = 20, seed = 1;
+  if (!fields.integer("n", 1, kMaxBenchmarkTokens, n, true) ||
+      !fields.integer("d_model", kMinDModel, kMaxCheckpointDModel, d_model, true) ||
+      !fields.integer("heads", 1, kMaxCheckpointHeads, heads, true) || !fields.integer("reps", 1, kMaxBenchmarkReps, reps) ||
+      !fields.integer("seed", 0, 1 << 30, seed))
+    return failure(fields.error());
+  if (d_model % heads != 0)
+    return failure("d_model: " + std::to_string(d_model) + " is not divisible by heads (" + std::to_string(heads) + ")");
+  const Model model = gpt2_block_model(d_model, heads, static_cast<std::uint32_t>(seed));
+  std::mt19937 rng(static_cast<std::uint32_t>(seed) + 1);
+  std::normal_distribution<float> normal;
+  Matrix X[2] = {Matrix(n, d_model), Matrix(n, d_model)};
+  for (Matrix& x : X)
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = normal(rng);
+  Trace trace;
+  int turn = 0;
+  const Timing t = time_runs(reps, [&] { forward(model, X[turn ^= 1], trace); });
+  json result = timing_json(t);
+  const double flops = gpt2_block_flops(n, d_model, heads);
+  result.update({{"n", n}, {"d_model", d_model}, {"heads", heads}, {"d_ff", 4 * d_model}, {"flops", flops},
+                 {"gflops", flops / (t.median_ms * 1e6)}});
+  return success(std::move(result));
+}
+
 }  // namespace
 
 LessonEdit::LessonEdit(const Resources& resources, bool gold, int edited_layer, Shape shape)
@@ -325,8 +396,13 @@ double attention_flops(int n, int d_model, int heads) {
   return heads * (3 * 2.0 * n * d_model * d_k + 2.0 * n * n * d_k + 2.0 * n * n * d_v) + 2.0 * n * (heads * d_v) * d_model;
 }
 
+double gpt2_block_flops(int n, int d_model, int heads) {
+  return attention_flops(n, d_model, heads) + 2 * 2.0 * n * d_model * (4.0 * d_model);
+}
+
 const std::vector<std::string>& benchmark_op_names() {
-  static const std::vector<std::string> kOps = {"benchmark", "benchmarkLesson", "benchmarkAnalysis", "benchmarkModel"};
+  static const std::vector<std::string> kOps = {"benchmark", "benchmarkLesson", "benchmarkAnalysis", "benchmarkModel",
+                                                "benchmarkBlock"};
   return kOps;
 }
 
@@ -340,6 +416,7 @@ json handle_benchmark_op(const Controller& controller, const json& request) {
   if (op == "benchmark") return benchmark_attention(request);
   if (op == "benchmarkAnalysis") return benchmark_analysis(controller, request);
   if (op == "benchmarkModel") return benchmark_model(controller, request);
+  if (op == "benchmarkBlock") return benchmark_block(request);
   return benchmark_lesson(controller, request);
 }
 

@@ -10,6 +10,8 @@
 //     Controller, i.e. the forward pass and every analysis recompute the app does per drag step.
 //   {"op": "benchmarkModel", "reps"}: the lab's own model on its own input, from nothing: the whole
 //     forward, then every head's analysis (a GPT-2 checkpoint's 144 heads, say).
+//   {"op": "benchmarkBlock", "n", "d_model", "heads", "reps"}: forwards of one seeded random GPT-2
+//     block (pre-LayerNorm, biases, causal attention, GELU MLP of 4 d_model) on a seeded random X.
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +38,9 @@ inline constexpr double kMinSampleMs = 5.0;
 //            + 2 n^2 d_v)         A V
 //   + 2 n (heads d_v) d_model     Concat(Z) W_O
 double attention_flops(int n, int d_model, int heads);
+// A GPT-2 block's: attention_flops plus the MLP's two products, 2 * 2 n d_model (4 d_model) (biases,
+// LayerNorms, GELU and softmax not counted).
+double gpt2_block_flops(int n, int d_model, int heads);
 
 // One learner's edit on the lesson-size model, as benchmarkLesson times it (bench/lesson_bench.cpp
 // times it natively): a lab of its own, 2 layers x 8 heads, d_model 128 with named features, on a

@@ -6,6 +6,9 @@
 #include <limits>
 #include <utility>
 
+#include "gemm.h"
+#include "vec4.h"
+
 namespace headlab {
 
 void softmax_rows(const Matrix& logits, Matrix& out) {
@@ -29,15 +32,29 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
       out.row(i).setConstant(1.0f / static_cast<float>(cols));
       continue;
     }
-    float sum = 0.0f;
-    for (Eigen::Index j = 0; j < cols; ++j) {
-      const float v = logits(i, j);
-      // exp() of anything below -105 is 0 in float; skipping it keeps libm off its slow underflow path.
-      const float shifted = v - max_logit;
-      const float e = std::isfinite(v) && shifted > -105.0f ? std::exp(shifted) : 0.0f;
-      out(i, j) = e;
-      sum += e;
+    // Four entries at a time; a masked (-inf) or NaN logit, or one more than 87 below the largest
+    // (whose exp() is under 1.7e-38), gets exactly 0. The last few entries go through the same
+    // four-wide code, so an entry's value never depends on where it sits in the row.
+    const float* in_row = &logits(i, 0);
+    float* out_row = &out(i, 0);
+    const Vec4 max4 = splat4(max_logit), floor4 = splat4(-87.0f);
+    Vec4 sums{};
+    const auto exp_shifted = [&](Vec4 logit) {
+      const Vec4 shifted = logit - max4;
+      const Vec4 e = select4(shifted > floor4, exp_nonpositive4(shifted), Vec4{});
+      sums = sums + e;
+      return e;
+    };
+    Eigen::Index j = 0;
+    for (; j + 4 <= cols; j += 4) store4(out_row + j, exp_shifted(load4(in_row + j)));
+    if (j < cols) {
+      float lanes[4];
+      std::fill(lanes, lanes + 4, -std::numeric_limits<float>::infinity());
+      std::copy(in_row + j, in_row + cols, lanes);
+      store4(lanes, exp_shifted(load4(lanes)));
+      std::copy(lanes, lanes + (cols - j), out_row + j);
     }
+    const float sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
     out.row(i) /= sum;  // sum >= 1: the max entry contributes exp(0)
   }
 }
@@ -83,7 +100,7 @@ bool same_bias(const RowVector& a, const RowVector& b) {
 
 // out = X W (+ b when the checkpoint has a bias).
 void project(const Matrix& X, const Matrix& W, const RowVector& b, Matrix& out) {
-  out.noalias() = X * W;
+  multiply(X, W, out);
   if (b.size() > 0) out.rowwise() += b;
 }
 
@@ -95,7 +112,7 @@ void gelu_tanh(Matrix& x) {
 // Softmax of Q K^T / sqrt(d_k) (masked when causal) into out.logits and out.attention.
 void attend(const HeadWeights& head, bool causal, HeadTrace& out) {
   const float inv_sqrt_dk = 1.0f / std::sqrt(static_cast<float>(head.W_Q.cols()));
-  out.logits.noalias() = out.Q * out.K.transpose();
+  multiply_transposed(out.Q, out.K, out.logits);
   out.logits *= inv_sqrt_dk;
   if (causal) {
     const Eigen::Index n = out.logits.rows();
@@ -119,7 +136,7 @@ bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool
   if (new_K) project(X, head.W_K, head.b_K, out.K);
   if (new_V) project(X, head.W_V, head.b_V, out.V);
   if (new_attention) attend(head, causal, out);
-  out.Z.noalias() = out.attention * out.V;
+  multiply(out.attention, out.V, out.Z);
   // Copied only when different: after a new input the weights are usually the same, and reading
   // them costs less than writing them.
   for (auto [source, weights] : {std::pair{&out.source_W_Q, &head.W_Q}, {&out.source_W_K, &head.W_K}, {&out.source_W_V, &head.W_V}})
@@ -133,11 +150,11 @@ bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool
 }  // namespace
 
 void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matrix& out) {
-  hidden.noalias() = in * ffn.W_1;
+  multiply(in, ffn.W_1, hidden);
   hidden.rowwise() += ffn.b_1;
   if (ffn.activation == Activation::gelu_tanh) gelu_tanh(hidden);
   else hidden = hidden.cwiseMax(0.0f);
-  out.noalias() = hidden * ffn.W_2;
+  multiply(hidden, ffn.W_2, out);
   out.rowwise() += ffn.b_2;
 }
 
@@ -146,7 +163,7 @@ void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadT
   project(X, head.W_K, head.b_K, out.K);
   project(X, head.W_V, head.b_V, out.V);
   attend(head, causal, out);
-  out.Z.noalias() = out.attention * out.V;
+  multiply(out.attention, out.V, out.Z);
 }
 
 void forward(const Model& model, const Matrix& X, Trace& trace) { forward_layers(model, X, trace, model.layers.size()); }
@@ -198,7 +215,7 @@ void forward_layers(const Model& model, const Matrix& X, Trace& trace, std::size
     if (active_heads > 0) lt.mean_attention /= static_cast<float>(active_heads);
     if (!same_concat || !bit_equal(lt.source_W_O, layer.W_O) || !same_bias(lt.source_b_O, layer.b_O) ||
         lt.attention_output.rows() != n) {
-      lt.attention_output.noalias() = lt.concat * layer.W_O;
+      multiply(lt.concat, layer.W_O, lt.attention_output);
       if (layer.b_O.size() > 0) lt.attention_output.rowwise() += layer.b_O;
       lt.source_W_O = layer.W_O;
       lt.source_b_O = layer.b_O;

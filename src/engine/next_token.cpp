@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "gemm.h"
+
 namespace headlab {
 
 bool has_predictions(const Model& model) {
@@ -17,9 +19,13 @@ Matrix next_token_logits(const Model& model, const Trace& trace) {
   if (is_checkpoint_model(model)) {
     Matrix normed;
     layer_norm(last, model.final_gamma, model.final_beta, normed);
-    return normed * model.token_embedding.transpose();
+    Matrix logits;
+    multiply_transposed(normed, model.token_embedding, logits);
+    return logits;
   }
-  Matrix logits = (last * model.token_embedding.transpose()) / std::sqrt(static_cast<float>(model.d_model));
+  Matrix logits;
+  multiply_transposed(last, model.token_embedding, logits);
+  logits /= std::sqrt(static_cast<float>(model.d_model));
   if (model.output_bias.size() == logits.cols()) logits.rowwise() += model.output_bias;
   return logits;
 }
