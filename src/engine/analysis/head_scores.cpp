@@ -1,6 +1,7 @@
 #include "engine/analysis/head_scores.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "engine/analysis/fast_log.h"
@@ -80,7 +81,21 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     add_row(column_mass.data(), row, visible);
     // Clark et al. 2019, sec. 3.3: entropy of the smoothed row over ln(visible keys).
     const float floor = config.broad_smoothing / static_cast<float>(visible);
-    entropy += smoothed_entropy(row, visible, keep, floor) / sentence.log_visible[i];
+    // Softmax + 1 and sigmoid rows (engine/model.h) need not sum to 1. The masses below stay as
+    // they are (a head that attends to nothing is no previous-token head), but the entropy is of
+    // the row's shape, the row over its sum, weighted by min(1, sum): a sigmoid head that gives
+    // every key 0.9 is as broad as a softmax head that gives each 1/n, and a head that attends to
+    // (almost) nothing is not broad, whatever the shape of its crumbs.
+    const float row_total = row_sum(row, visible);
+    const bool distribution = std::abs(row_total - 1.0f) <= 1e-4f;
+    if (distribution) {
+      entropy += smoothed_entropy(row, visible, keep, floor) / sentence.log_visible[i];
+    } else if (row_total > 0.0f) {
+      out.shape_scratch.assign(row, row + visible);
+      for (float& a : out.shape_scratch) a /= row_total;
+      entropy += std::min(1.0f, row_total) * smoothed_entropy(out.shape_scratch.data(), visible, keep, floor) /
+                 sentence.log_visible[i];
+    }
     const int band_lo = std::max(0, i - w), band_hi = std::min(visible - 1, i + w);
     band_mass += row_sum(row + band_lo, band_hi - band_lo + 1);
     band_uniform += static_cast<double>(band_hi - band_lo + 1) / visible;
@@ -91,7 +106,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     if (sentence.induction_rows > 0) induction_mass += row_dot(row, sentence.induction_mask.data() + row_start, visible);
     if (sentence.has_related[i]) {
       const double related = row_dot(row, sentence.related_mask.data() + static_cast<std::ptrdiff_t>(i) * n, visible);
-      const double off_diagonal = std::max(0.0, 1.0 - attention(i, i));
+      const double off_diagonal = std::max(0.0, (distribution ? 1.0 : static_cast<double>(row_total)) - attention(i, i));
       related_share += off_diagonal > 1e-6 ? std::min(1.0, related / off_diagonal) : 0.0;
       off_mass += off_diagonal;
       ++content_rows;
