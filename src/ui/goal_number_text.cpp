@@ -44,6 +44,8 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
       return format_text("L%dH%d %s[%s, %d]", g.layer, head, lessons::matrix_name(g.matrix), g.row_name.c_str(), g.col);
     case GoalKind::output_block: return format_text(text.get("goal_num_output_block", language), g.layer, head);
     case GoalKind::sink:
+      // A guess before a head of the layer is selected: no head to name yet.
+      if (head < 0) return format_text(text.get("goal_num_sink_unselected", language), g.layer);
       return format_text(text.get(g.sink_measure == lessons::SinkMeasure::first_token ? "goal_num_sink_first" : "goal_num_sink_punctuation",
                                   language), g.layer, head);
     case GoalKind::held_out:

@@ -48,8 +48,11 @@ void draw_sink_grid(PanelContext& context, float width) {
     return;
   }
   const float font = ImGui::GetFontSize();
-  const float label_w = font * 2.2f, cell_w = font * 3.4f, cell_h = font * 2.5f, gap = 2.0f;
-  const int per_line = std::max(1, static_cast<int>((width - label_w) / (cell_w + gap)));
+  // A cell: "H0" and the first-token share on its first line, the punctuation share below.
+  const float label_w = font * 2.0f, cell_w = font * 4.4f, cell_h = font * 2.5f, gap = 3.0f;
+  // The panel's width may include a scrollbar the child around us takes: wrap to what is left.
+  const float usable = std::min(width, ImGui::GetContentRegionAvail().x);
+  const int per_line = std::max(1, static_cast<int>((usable - label_w) / (cell_w + gap)));
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 label_colour = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const app::Selection& selected = state.selection;

@@ -55,8 +55,31 @@ OffsetScore offset_score(const Matrix& attention, const SentenceContext& s, cons
 
 }  // namespace
 
-void score_head(const Matrix& attention, const SentenceContext& sentence, const LabelConfig& config,
+namespace {
+
+// A sigmoid row (engine/model.h) may sum to more than 1: such rows are read as shares, the row over
+// its sum, so a head that gives every key 0.9 is not a delimiter, local and previous-token head at
+// once. Rows that sum to 1 or less are read as they are. Returns `attention` itself when no row
+// needs it (every softmax and softmax + 1 head), else the rescaled copy in `scratch`.
+const Matrix& rows_as_shares(const Matrix& attention, Matrix& scratch) {
+  // Row by row, no temporary: the analysis of a drag step allocates nothing (hot_path_allocation_test).
+  Eigen::Index first_over = 0;
+  while (first_over < attention.rows() && attention.row(first_over).sum() <= 1.0f + 1e-4f) ++first_over;
+  if (first_over == attention.rows()) return attention;
+  scratch = attention;
+  for (Eigen::Index i = first_over; i < scratch.rows(); ++i) {
+    const float total = scratch.row(i).sum();
+    if (total > 1.0f + 1e-4f) scratch.row(i) /= total;
+  }
+  return scratch;
+}
+
+}  // namespace
+
+void score_head(const Matrix& raw_attention, const SentenceContext& sentence, const LabelConfig& config,
                 const AnalysisOptions& options, HeadScores& out) {
+  Matrix shares;  // allocated only for a sigmoid head with a row above 1; softmax heads read raw_attention
+  const Matrix& attention = rows_as_shares(raw_attention, shares);
   const int n = sentence.n;
   const int w = std::max(0, options.local_window);
   // Informative rows: a query with a single visible key (row 0 under the causal mask) has no
@@ -81,11 +104,10 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     add_row(column_mass.data(), row, visible);
     // Clark et al. 2019, sec. 3.3: entropy of the smoothed row over ln(visible keys).
     const float floor = config.broad_smoothing / static_cast<float>(visible);
-    // Softmax + 1 and sigmoid rows (engine/model.h) need not sum to 1. The masses below stay as
-    // they are (a head that attends to nothing is no previous-token head), but the entropy is of
-    // the row's shape, the row over its sum, weighted by min(1, sum): a sigmoid head that gives
-    // every key 0.9 is as broad as a softmax head that gives each 1/n, and a head that attends to
-    // (almost) nothing is not broad, whatever the shape of its crumbs.
+    // Softmax + 1 and sigmoid rows that sum to less than 1 (rows_as_shares scaled those above 1):
+    // the masses below stay as they are (a head that attends to nothing is no previous-token head),
+    // but the entropy is of the row's shape, the row over its sum, weighted by the sum: a head that
+    // attends to (almost) nothing is not broad, whatever the shape of its crumbs.
     const float row_total = row_sum(row, visible);
     const bool distribution = std::abs(row_total - 1.0f) <= 1e-4f;
     if (distribution) {
