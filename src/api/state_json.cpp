@@ -6,6 +6,7 @@
 #include "engine/analysis/analysis_json.h"
 #include "engine/bpe/token_labels.h"
 #include "engine/embedding.h"
+#include "engine/training/text_evaluation.h"
 
 namespace headlab::api {
 
@@ -47,6 +48,7 @@ std::string state_json(const AppState& state, const Resources& resources) {
                    {"heads", model.layers.front().head_count()},
                    {"layer_configs", std::move(layer_configs)},
                    {"causal", model.causal},
+                   {"attention", enum_name(kAttentionNormalizationNames, model.attention)},
                    {"special_tokens", model.special_tokens},
                    {"embedding", embedding_id(model.embedding)},
                    {"seed", model.seed},
@@ -80,12 +82,20 @@ std::string state_json(const AppState& state, const Resources& resources) {
   json layers = json::array();
   const analysis::Analysis& analysis = state.analysis;
   const bool analysed = analysis.layers.size() == state.trace.layers.size();
+  // The Labels tab's attention-sink grid, from the same function (layer-major).
+  const std::vector<training::TextHeadScores> sinks = training::sink_shares(state.trace, state.input.tokens);
+  std::size_t sink_index = 0;
   for (std::size_t l = 0; l < state.trace.layers.size(); ++l) {
     const LayerTrace& lt = state.trace.layers[l];
     json heads = json::array();
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
       const HeadWeights& w = model.layers[l].heads[h];
       json head = {{"attention", analysis::matrix_json(lt.heads[h].attention)}, {"pruned", w.pruned}};
+      if (sink_index < sinks.size()) {
+        head["first_token_share"] = sinks[sink_index].first_token;
+        head["punctuation_share"] = sinks[sink_index].punctuation;
+      }
+      ++sink_index;
       if (with_weights) {
         head["W_Q"] = analysis::matrix_json(w.W_Q);
         head["W_K"] = analysis::matrix_json(w.W_K);

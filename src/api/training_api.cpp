@@ -87,6 +87,7 @@ json training_state_json(const TrainingSession& session, bool losses) {
   json out = {{"started", session.started()},
               {"error", session.error()},
               {"task", training::task_name(session.settings().task)},
+              {"attention", enum_name(kAttentionNormalizationNames, session.settings().attention)},
               {"running", session.running()},
               {"in_worker", session.training_in_worker()},
               {"seed", settings.seed},

@@ -172,6 +172,9 @@ struct RequestTraining {
   std::uint32_t seed = 1;
   bool run = false;
   bool fresh = false;
+  // How the run's heads turn scores into weights (engine/model.h); another one than the run's
+  // makes a new run, as another task does.
+  AttentionNormalization attention = AttentionNormalization::softmax;
 };
 
 // Asks the page's training session for the one-vs-many experiment (1, 2, 4, 8 heads x 3 seeds,

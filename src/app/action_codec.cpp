@@ -190,6 +190,7 @@ struct Op<RequestTraining> {
     v.with_default("seed", a.seed);
     v.with_default("run", a.run);
     v.with_default("fresh", a.fresh);
+    v.with_default("attention", a.attention);
   }
 };
 

@@ -43,6 +43,7 @@ inline const auto& enum_names(Embedding) { return kEmbeddings; }
 inline const auto& enum_names(Positional) { return kPositionals; }
 inline const auto& enum_names(Theme) { return kThemes; }
 inline const auto& enum_names(training::Task) { return training::kTaskNames; }
+inline const auto& enum_names(AttentionNormalization) { return kAttentionNormalizationNames; }
 inline const auto& enum_names(Language) { return kLanguages; }
 inline const auto& enum_names(LessonMove) { return kLessonMoves; }
 

@@ -35,6 +35,7 @@ void ProbesJob::probe_next_head() {
 WorkerRun ProbesJob::hand_over() const {
   WorkerRun run;
   run.task = run_->settings().task;
+  run.attention = run_->settings().attention;
   run.seed = run_->settings().seed;
   run.state = run_->trainer()->save_state();
   return run;
@@ -48,6 +49,7 @@ std::string ProbesJob::adopt_update(const WorkerUpdate& update) {
 std::string ProbesJob::take_over(const WorkerRun& run) {
   training::TrainerConfig config = training::default_trainer_config(run.task);
   config.seed = run.seed;
+  config.architecture.attention = run.attention;
   Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
   if (!trainer.ok()) return trainer.error();
   if (std::string e = trainer.value().restore_state(run.state.data(), run.state.size()); !e.empty()) return e;

@@ -13,14 +13,16 @@ namespace headlab::app {
 RunJob::RunJob(const Resources& resources, const Clock& clock)
     : clock_(&clock), grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
 
-std::string RunJob::reset(std::uint32_t seed, float learning_rate, training::Task task) {
+std::string RunJob::reset(std::uint32_t seed, float learning_rate, training::Task task, AttentionNormalization attention) {
   training::TrainerConfig config = training::default_trainer_config(task);
   config.seed = seed;
+  config.architecture.attention = attention;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
   Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
   if (!trainer.ok()) return "Training is unavailable: " + trainer.error();
   trainer_ = std::move(trainer).value();
   settings_.task = config.task;
+  settings_.attention = attention;
   settings_.seed = seed;
   settings_.learning_rate = config.learning_rate;
   if (config.task == training::Task::induction)
@@ -115,6 +117,7 @@ int RunJob::phase_change_step() const {
 WorkerRun RunJob::hand_over() const {
   WorkerRun run;
   run.task = settings_.task;
+  run.attention = settings_.attention;
   run.seed = settings_.seed;
   run.sample_every = settings_.sample_every;
   run.held_out_count = settings_.held_out_count;
@@ -141,8 +144,8 @@ std::string RunJob::take_over(const WorkerRun& run) {
   settings_.sample_every = std::max(1, run.sample_every);
   settings_.held_out_count = run.held_out_count;
   settings_.induction_held_out_count = run.induction_held_out_count;
-  if (!trainer_ || settings_.task != run.task || settings_.seed != run.seed)
-    if (std::string e = reset(run.seed, settings_.learning_rate, run.task); !e.empty()) return e;
+  if (!trainer_ || settings_.task != run.task || settings_.seed != run.seed || settings_.attention != run.attention)
+    if (std::string e = reset(run.seed, settings_.learning_rate, run.task, run.attention); !e.empty()) return e;
   if (std::string e = trainer_->restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
   settings_.learning_rate = trainer_->config().learning_rate;
   timeline_.clear();

@@ -20,6 +20,7 @@ namespace headlab::app {
 
 struct TrainingSettings {
   training::Task task = training::Task::grammar;  // masked words of the grammar, or induction
+  AttentionNormalization attention = AttentionNormalization::softmax;  // of every head (engine/model.h)
   std::uint32_t seed = 1;        // initial weights and the stream of training sentences
   float learning_rate = 3e-3f;   // peak; warm-up and decay as TrainerConfig
   // "Speed": the share of each frame spent training (at least one step is taken). A share of the
@@ -42,7 +43,8 @@ class RunJob final : public TrainingJob {
 
   // A fresh run of `task` from `seed` at `learning_rate` (clamped), its timeline empty; "" or why
   // not (then the run it had stays).
-  std::string reset(std::uint32_t seed, float learning_rate, training::Task task);
+  std::string reset(std::uint32_t seed, float learning_rate, training::Task task,
+                    AttentionNormalization attention = AttentionNormalization::softmax);
   // Play: the page trains it in its frames or hands it to the worker.
   void set_running(bool running) { running_ = running; }
   bool running() const { return running_; }

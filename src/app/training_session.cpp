@@ -30,9 +30,11 @@ std::string TrainingSession::ensure_started() {
   return reset(settings().seed, settings().learning_rate);
 }
 
-std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task) {
+std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task,
+                                   std::optional<AttentionNormalization> attention) {
   link_.recall(WorkerJob::run);
-  if (std::string e = run_.reset(seed, learning_rate, task.value_or(settings().task)); !e.empty()) return error_ = e;
+  if (std::string e = run_.reset(seed, learning_rate, task.value_or(settings().task), attention.value_or(settings().attention)); !e.empty())
+    return error_ = e;
   error_.clear();
   link_.prepare();
   link_.recall(WorkerJob::probes);
@@ -205,6 +207,7 @@ lessons::TrainingReading TrainingSession::reading() const {
   if (!trainer() || timeline().empty()) return out;
   const TimelineSample& sample = timeline().back();
   out.task = settings().task;
+  out.attention = settings().attention;
   out.steps = sample.step;
   out.sample = samples_taken();
   std::vector<analysis::Label> labels;
@@ -223,6 +226,7 @@ lessons::TrainingReading TrainingSession::reading() const {
         head.prefix_matching = sample.induction[index].prefix_matching;
         head.previous_token = sample.induction[index].previous_token;
         head.duplicate_token = sample.induction[index].duplicate_token;
+        head.first_token = sample.induction[index].first_token;
       }
       out.heads.push_back(head);
     }
@@ -242,8 +246,9 @@ void TrainingSession::follow(const AppState& state) {
   if (state.training_request_serial == followed_request_) return;
   followed_request_ = state.training_request_serial;
   const RequestTraining& request = state.training_request;
-  if (request.fresh || !trainer() || settings().task != request.task || settings().seed != request.seed)
-    if (!reset(request.seed, settings().learning_rate, request.task).empty()) return;
+  if (request.fresh || !trainer() || settings().task != request.task || settings().seed != request.seed ||
+      settings().attention != request.attention)
+    if (!reset(request.seed, settings().learning_rate, request.task, request.attention).empty()) return;
   set_running(request.run);
 }
 

@@ -57,7 +57,9 @@ class TrainingSession {
   std::string ensure_started();
   // A fresh run from `seed` at `learning_rate` (of `task`, or of the current task): losses,
   // timeline and probes start over.
-  std::string reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task = {});
+  // The run's attention normalisation stays unless `attention` names another.
+  std::string reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task = {},
+                    std::optional<AttentionNormalization> attention = {});
 
   // Carries out the AppState's training request once per new serial (RequestTraining: a lesson,
   // the Training tab or the JS API asked for it). The platform calls sync_training() each frame.

@@ -35,6 +35,7 @@ struct WorkerRun {
   WorkerJob job = WorkerJob::run;
   std::uint64_t generation = 0;   // this hand-over; updates name it
   training::Task task = training::Task::grammar;
+  AttentionNormalization attention = AttentionNormalization::softmax;  // the run's and the probes' model
   std::uint32_t seed = 1;
   float learning_rate = 3e-3f;      // the experiment's: every run it has yet to start trains at it
   int sample_every = 100;

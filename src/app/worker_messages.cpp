@@ -70,6 +70,11 @@ class MessageReader {
     return out;
   }
   // Names read through the engine's one table for each, refused when unknown.
+  AttentionNormalization attention(const json& value, const std::string& path) {
+    AttentionNormalization out = AttentionNormalization::softmax;
+    reader_.one_of(&value, path, kAttentionNormalizationNames, out);
+    return out;
+  }
   training::Task task(const json& value, const std::string& path) {
     training::Task out = training::Task::grammar;
     reader_.one_of(&value, path, training::kTaskNames, out);
@@ -94,12 +99,13 @@ class MessageReader {
 };
 
 json induction_json(const training::InductionHeadScores& s) {
-  return json::array({s.layer, s.head, number(s.prefix_matching), number(s.previous_token), number(s.duplicate_token)});
+  return json::array({s.layer, s.head, number(s.prefix_matching), number(s.previous_token), number(s.duplicate_token),
+                      number(s.first_token)});
 }
 training::InductionHeadScores read_induction(MessageReader& r, const json& j, const std::string& path) {
   const auto at = [&](std::size_t k) -> const json& { return r.item(j, path, k); };
   const auto real = [&](std::size_t k) { return r.real_float(at(k), json_path(path, k)); };
-  return {r.integer<int>(at(0), json_path(path, 0)), r.integer<int>(at(1), json_path(path, 1)), real(2), real(3), real(4)};
+  return {r.integer<int>(at(0), json_path(path, 0)), r.integer<int>(at(1), json_path(path, 1)), real(2), real(3), real(4), real(5)};
 }
 
 json sample_json(const TimelineSample& sample) {
@@ -177,6 +183,7 @@ std::string encode_run_header(const WorkerRun& run) {
               {"learning_rate", run.learning_rate},
               {"generation", run.generation},
               {"task", training::task_name(run.task)},
+              {"attention", enum_name(kAttentionNormalizationNames, run.attention)},
               {"seed", run.seed},
               {"sample_every", run.sample_every},
               {"held_out_count", run.held_out_count},
@@ -198,6 +205,7 @@ Result<WorkerRun> decode_run_header(const std::string& text) {
     run.learning_rate = r.real_float(field("learning_rate"), "learning_rate");
     run.generation = r.integer<std::uint64_t>(field("generation"), "generation");
     run.task = r.task(field("task"), "task");
+    run.attention = r.attention(field("attention"), "attention");
     run.seed = r.integer<std::uint32_t>(field("seed"), "seed");
     run.sample_every = r.integer<int>(field("sample_every"), "sample_every");
     run.held_out_count = r.integer<int>(field("held_out_count"), "held_out_count");

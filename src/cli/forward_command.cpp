@@ -8,6 +8,7 @@
 #include "engine/assets.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
+#include "engine/training/text_evaluation.h"
 
 namespace headlab::cli {
 namespace {
@@ -36,12 +37,18 @@ json forward_json(const Model& model, const Tokens& tokens, const Trace& trace) 
   json texts = json::array();
   for (const Token& t : tokens) texts.push_back(t.text);
   out["tokens"] = std::move(texts);
+  out["attention"] = enum_name(kAttentionNormalizationNames, model.attention);
+  const std::vector<training::TextHeadScores> sinks = training::sink_shares(trace, tokens);
+  std::size_t sink_index = 0;
   json layers = json::array();
   for (std::size_t l = 0; l < trace.layers.size(); ++l) {
     const LayerTrace& lt = trace.layers[l];
     json heads = json::array();
     for (std::size_t h = 0; h < lt.heads.size(); ++h) {
       json head = {{"attention", rows(lt.heads[h].attention)}, {"Z", rows(lt.heads[h].Z)}};
+      // Where the head parks attention: its mean share on token 0 and on punctuation (queries 1..n-1).
+      head["first_token_share"] = sinks[sink_index].first_token;
+      head["punctuation_share"] = sinks[sink_index++].punctuation;
       head.update(analysis::head_json(analysis.layers[l].heads[h], resources.gold));
       heads.push_back(std::move(head));
     }

@@ -1,5 +1,6 @@
 #include "cli/induction_command.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -31,8 +32,10 @@ void print_report(int step, float train_loss, const InductionReport& r, bool pha
     std::printf(" L%d", l);
     for (int h = 0; h < r.head_count; ++h) std::printf(" %.2f", r.at(l, h).prefix_matching);
   }
+  float sink = 0.0f;
+  for (const InductionHeadScores& h : r.heads) sink = std::max(sink, h.first_token);
   const InductionHeadScores best = strongest_induction_head(r);
-  std::printf("  best L%dH%d %.2f%s\n", best.layer, best.head, best.prefix_matching,
+  std::printf("  first token max %.2f  best L%dH%d %.2f%s\n", sink, best.layer, best.head, best.prefix_matching,
               phase_change ? "  <- induction head formed" : "");
   std::fflush(stdout);
 }
@@ -65,12 +68,12 @@ int run_train_induction(const TrainOptions& o, const std::vector<std::string>& a
   const InductionConfig& d = c.induction;
   const RepeatedSequences held_out = held_out_repeated_segments(d, c.seed, o.held_out, a.special_tokens);
   const int head_dim = trainer.model().layers[0].d_k;
-  std::printf("induction task, seed %u: %d layer%s x %d heads (d_k %d), d_model %d, %s, norm %s, lr %g, batch %d\n"
+  std::printf("induction task, seed %u: %d layer%s x %d heads (d_k %d), d_model %d, %s, norm %s, %s attention, lr %g, batch %d\n"
               "  %d symbols; prefix %d:%d, segment %d:%d, gap %d:%d; %d held-out sequences; repeat loss by chance "
               "ln(%d) = %.2f\n",
               c.seed, a.layer_count, a.layer_count == 1 ? "" : "s", a.head_count, head_dim, a.d_model,
               a.d_ff > 0 ? ("d_ff " + std::to_string(a.d_ff)).c_str() : "attention only", norm_name(a.norm),
-              c.learning_rate, c.batch_size, d.symbol_count, d.min_prefix, d.max_prefix, d.min_segment,
+              std::string(enum_name(kAttentionNormalizationNames, a.attention)).c_str(), c.learning_rate, c.batch_size, d.symbol_count, d.min_prefix, d.max_prefix, d.min_segment,
               d.max_segment, d.min_gap, d.max_gap, o.held_out, d.symbol_count, std::log(d.symbol_count));
 
   json emergence = json::array();
@@ -84,10 +87,10 @@ int run_train_induction(const TrainOptions& o, const std::vector<std::string>& a
     emergence.push_back(report_json(done, recent, report));
   });
 
-  std::printf("head   prefix matching  previous token  duplicate token\n");
+  std::printf("head   prefix matching  previous token  duplicate token  first token\n");
   for (const InductionHeadScores& h : report.heads)
-    std::printf("L%dH%d   %.2f             %.2f            %.2f\n", h.layer, h.head, h.prefix_matching,
-                h.previous_token, h.duplicate_token);
+    std::printf("L%dH%d   %.2f             %.2f            %.2f             %.2f\n", h.layer, h.head, h.prefix_matching,
+                h.previous_token, h.duplicate_token, h.first_token);
   const double steps_per_second = training_seconds > 0 ? o.steps / training_seconds : 0.0;
   if (formed_step >= 0)
     std::printf("induction head formed (prefix matching >= %.1f) at the report of step %d\n", kInductionFormedScore,

@@ -93,9 +93,10 @@ const TextHeadScores& best(const TextEvaluation& e, float TextHeadScores::*score
 void print_report(int step, float train_loss, const TextEvaluation& e) {
   const TextHeadScores& previous = best(e, &TextHeadScores::previous_token);
   const TextHeadScores& induction = best(e, &TextHeadScores::induction);
-  std::printf("step %5d  train %.3f  held-out %.3f  in-context %+.3f  prev L%dH%d %.2f  induction L%dH%d %.2f\n", step,
-              train_loss, e.held_out_loss, e.in_context_learning(), previous.layer, previous.head, previous.previous_token,
-              induction.layer, induction.head, induction.induction);
+  const TextHeadScores& sink = best(e, &TextHeadScores::first_token);
+  std::printf("step %5d  train %.3f  held-out %.3f  in-context %+.3f  prev L%dH%d %.2f  induction L%dH%d %.2f  first token L%dH%d %.2f\n",
+              step, train_loss, e.held_out_loss, e.in_context_learning(), previous.layer, previous.head, previous.previous_token,
+              induction.layer, induction.head, induction.induction, sink.layer, sink.head, sink.first_token);
   std::fflush(stdout);
 }
 
@@ -128,10 +129,10 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
   const std::vector<Sentence> held_out = held_out_text_windows(held_out_corpus, c.text, o.held_out);
   const std::vector<bool> punctuation = bpe::punctuation_tokens(tokenizer.value());
   std::printf("lm task, seed %u: %s (%zu tokens of training text, %zu held out, tokenized in %.1f s), %d layers x %d "
-              "heads, d_model %d, %s, window %d (%g repeated), lr %g, batch %d\n",
+              "heads, d_model %d, %s, %s attention, window %d (%g repeated), lr %g, batch %d\n",
               c.seed, o.tokenizer.c_str(), corpus->ids.size(), held_out_corpus.ids.size(), tokenize_seconds,
               a.layer_count, a.head_count, a.d_model, a.d_ff > 0 ? ("d_ff " + std::to_string(a.d_ff)).c_str() : "attention only",
-              c.text.window, c.text.repeat_fraction, c.learning_rate, c.batch_size);
+              std::string(enum_name(kAttentionNormalizationNames, a.attention)).c_str(), c.text.window, c.text.repeat_fraction, c.learning_rate, c.batch_size);
 
   json emergence = json::array();
   TextEvaluation evaluation;
@@ -141,7 +142,8 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
     emergence.push_back({{"step", done}, {"train_loss", recent}, {"held_out_loss", evaluation.held_out_loss},
                          {"in_context_learning", evaluation.in_context_learning()},
                          {"previous_token", best(evaluation, &TextHeadScores::previous_token).previous_token},
-                         {"induction", best(evaluation, &TextHeadScores::induction).induction}});
+                         {"induction", best(evaluation, &TextHeadScores::induction).induction},
+                         {"first_token", best(evaluation, &TextHeadScores::first_token).first_token}});
   });
 
   Document document = trainer.document();
@@ -174,7 +176,7 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
                    {"held_out_tokens", held_out_corpus.ids.size()},
                    {"held_out_windows", held_out.size()},
                    {"config", {{"layers", a.layer_count}, {"heads", a.head_count}, {"d_model", a.d_model}, {"d_ff", a.d_ff},
-                               {"window", c.text.window}, {"repeat_fraction", c.text.repeat_fraction}, {"batch_size", c.batch_size}, {"learning_rate", c.learning_rate},
+                               {"attention", enum_name(kAttentionNormalizationNames, a.attention)}, {"window", c.text.window}, {"repeat_fraction", c.text.repeat_fraction}, {"batch_size", c.batch_size}, {"learning_rate", c.learning_rate},
                                {"warmup_steps", c.warmup_steps}, {"decay_steps", c.decay_steps}}},
                    {"wall_time_seconds", training_seconds},
                    {"held_out_loss", evaluation.held_out_loss},

@@ -14,6 +14,7 @@ const char* const kTrainUsage =
     "         [--positional learned|sinusoidal|none] [--position-init 1 (stddev of learned positions)]\n"
     "         [--batch 16] [--warmup 100] [--decay 3000 (0: constant)] [--objective masked|next]\n"
     "         [--mask-rate 0.15] [--report-every 250] [--held-out 300] [--head-table] [--compare-one-head]\n"
+    "         [--attention softmax|softmax_plus_one|sigmoid (how scores become weights, engine/model.h)]\n"
     "       --task induction: repeated random segments; its defaults: 2 layers x 4 heads of 16, d_model 64,\n"
     "         attention only, pre-norm, causal, next token, position init 0.01, lr 0.003, batch 16,\n"
     "         report every 100, 200 held-out sequences, no model file unless --out; and\n"
@@ -103,7 +104,11 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
     else if (a == "--segment") ok = parse_range(v, induction.min_segment, induction.max_segment);
     else if (a == "--gap") ok = parse_range(v, induction.min_gap, induction.max_gap);
     else if (a == "--position-init") ok = numeric && number >= 0.0, arch.position_init_stddev = static_cast<float>(number);
-    else if (a == "--positional") {
+    else if (a == "--attention") {
+      const std::optional<AttentionNormalization> kind = enum_from_name(kAttentionNormalizationNames, v);
+      ok = kind.has_value();
+      if (ok) arch.attention = *kind;
+    } else if (a == "--positional") {
       ok = v == "learned" || v == "sinusoidal" || v == "none";
       arch.positional = v == "learned" ? Positional::learned : v == "sinusoidal" ? Positional::sinusoidal : Positional::none;
     } else if (a == "--norm") {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <utility>
 
+#include "attention_normalization.h"
 #include "gemm.h"
 #include "vec4.h"
 
@@ -109,8 +110,8 @@ void gelu_tanh(Matrix& x) {
   x = x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::tanh(kSqrtTwoOverPi * (v + 0.044715f * v * v * v))); });
 }
 
-// Softmax of Q K^T / sqrt(d_k) (masked when causal) into out.logits and out.attention.
-void attend(const HeadWeights& head, bool causal, HeadTrace& out) {
+// Q K^T / sqrt(d_k) (masked when causal) into out.logits, normalised into out.attention.
+void attend(const HeadWeights& head, bool causal, AttentionNormalization normalization, HeadTrace& out) {
   const float inv_sqrt_dk = 1.0f / std::sqrt(static_cast<float>(head.W_Q.cols()));
   multiply_transposed(out.Q, out.K, out.logits);
   out.logits *= inv_sqrt_dk;
@@ -119,23 +120,24 @@ void attend(const HeadWeights& head, bool causal, HeadTrace& out) {
     for (Eigen::Index i = 0; i < n; ++i)
       for (Eigen::Index j = i + 1; j < n; ++j) out.logits(i, j) = -std::numeric_limits<float>::infinity();
   }
-  softmax_rows(out.logits, out.attention);
+  normalize_attention_rows(out.logits, normalization, out.attention);
 }
 
 // Brings head `out` up to date with its input X (`same_input`: the X it was computed from), weights
 // and mask, redoing only what depends on what changed: a W_V edit keeps the attention, a W_Q edit
 // keeps K and V. Each product is computed the same way on every path, so a state reached by any
 // sequence of edits has the same bits. Returns whether the head's attention or Z changed.
-bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool causal, HeadTrace& out) {
+bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool causal, AttentionNormalization normalization,
+                 HeadTrace& out) {
   const bool new_Q = !same_input || !bit_equal(out.source_W_Q, head.W_Q) || !same_bias(out.source_b_Q, head.b_Q);
   const bool new_K = !same_input || !bit_equal(out.source_W_K, head.W_K) || !same_bias(out.source_b_K, head.b_K);
   const bool new_V = !same_input || !bit_equal(out.source_W_V, head.W_V) || !same_bias(out.source_b_V, head.b_V);
-  const bool new_attention = new_Q || new_K || out.source_causal != causal;
+  const bool new_attention = new_Q || new_K || out.source_causal != causal || out.source_normalization != normalization;
   if (!new_attention && !new_V) return false;
   if (new_Q) project(X, head.W_Q, head.b_Q, out.Q);
   if (new_K) project(X, head.W_K, head.b_K, out.K);
   if (new_V) project(X, head.W_V, head.b_V, out.V);
-  if (new_attention) attend(head, causal, out);
+  if (new_attention) attend(head, causal, normalization, out);
   multiply(out.attention, out.V, out.Z);
   // Copied only when different: after a new input the weights are usually the same, and reading
   // them costs less than writing them.
@@ -144,6 +146,7 @@ bool update_head(const Matrix& X, bool same_input, const HeadWeights& head, bool
   for (auto [source, bias] : {std::pair{&out.source_b_Q, &head.b_Q}, {&out.source_b_K, &head.b_K}, {&out.source_b_V, &head.b_V}})
     if (!same_bias(*source, *bias)) *source = *bias;
   out.source_causal = causal;
+  out.source_normalization = normalization;
   return true;
 }
 
@@ -158,11 +161,11 @@ void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matr
   out.rowwise() += ffn.b_2;
 }
 
-void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out) {
+void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out, AttentionNormalization normalization) {
   project(X, head.W_Q, head.b_Q, out.Q);
   project(X, head.W_K, head.b_K, out.K);
   project(X, head.W_V, head.b_V, out.V);
-  attend(head, causal, out);
+  attend(head, causal, normalization, out);
   multiply(out.attention, out.V, out.Z);
 }
 
@@ -192,7 +195,7 @@ void forward_layers(const Model& model, const Matrix& X, Trace& trace, std::size
     bool same_concat = lt.concat.rows() == n && lt.concat.cols() == layer.head_count() * layer.d_v;
     lt.concat.resize(n, layer.head_count() * layer.d_v);
     for (int h = 0; h < layer.head_count(); ++h) {
-      const bool recomputed = update_head(lt.input, same_input, layer.heads[h], model.causal, lt.heads[h]);
+      const bool recomputed = update_head(lt.input, same_input, layer.heads[h], model.causal, model.attention, lt.heads[h]);
       if (n == 0) continue;  // an empty sentence: a block of a 0-row matrix would offset a null pointer (UB)
       auto block = lt.concat.middleCols(h * layer.d_v, layer.d_v);
       if (layer.heads[h].pruned) {

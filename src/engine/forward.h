@@ -3,7 +3,9 @@
 //
 // For each head i of a layer with input X (n, d_model):
 //   Q_i = X W_Q_i (n, d_k), K_i = X W_K_i (n, d_k), V_i = X W_V_i (n, d_v)
-//   A_i = softmax(Q_i K_i^T / sqrt(d_k))  (n, n), row r = query r, rows sum to 1
+//   A_i = softmax(Q_i K_i^T / sqrt(d_k))  (n, n), row r = query r, rows sum to 1 (or the model's
+//         other AttentionNormalization, model.h: softmax + 1 and sigmoid rows sum to at most 1 and
+//         to any sum in [0, m) respectively)
 //   Z_i = A_i V_i (n, d_v)
 // then Concat(Z_1..Z_h) W_O (n, d_model), followed by the optional residual, LayerNorm and FFN.
 // (Vaswani et al. 2017, section 3.2.)
@@ -19,13 +21,14 @@ struct HeadTrace {
   Matrix K;          // (n, d_k)
   Matrix V;          // (n, d_v)
   Matrix logits;     // (n, n) q_i . k_j / sqrt(d_k); -inf where the causal mask hides key j
-  Matrix attention;  // (n, n) row-wise softmax of logits, rows sum to 1
+  Matrix attention;  // (n, n) row-wise softmax of logits, rows sum to 1 (model.attention: see above)
   Matrix Z;          // (n, d_v) attention V
   // The weights and mask this trace was computed with (its input is LayerTrace::input): forward()
   // keeps a head whose input, weights and mask are bit-equal to these.
   Matrix source_W_Q, source_W_K, source_W_V;
   RowVector source_b_Q, source_b_K, source_b_V;
   bool source_causal = false;
+  AttentionNormalization source_normalization = AttentionNormalization::softmax;
 };
 
 struct LayerTrace {
@@ -51,7 +54,8 @@ struct Trace {
 void softmax_rows(const Matrix& logits, Matrix& out);
 
 // One head of self-attention on X; fills Q, K, V, logits, attention and Z of `out`.
-void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out);
+void attention_head(const Matrix& X, const HeadWeights& head, bool causal, HeadTrace& out,
+                    AttentionNormalization normalization = AttentionNormalization::softmax);
 
 // The whole model on input X (n, d_model). Reuses the buffers already in `trace`, so calling it
 // again at the same sizes does not allocate. A head whose input, weights and mask are bit-equal to

@@ -24,6 +24,22 @@ inline constexpr EnumName<Positional> kPositionalNames[] = {
     {"sinusoidal", Positional::sinusoidal}, {"learned", Positional::learned}, {"none", Positional::none}};
 inline constexpr EnumName<Norm> kNormNames[] = {{"none", Norm::none}, {"pre", Norm::pre}, {"post", Norm::post}};
 
+// How a head turns its scores s_ij = q_i . k_j / sqrt(d_k) (over the keys query i sees) into weights:
+//   softmax:          A_ij = exp(s_ij) / sum_j exp(s_ij); rows sum to 1 (Vaswani et al. 2017).
+//   softmax_plus_one: A_ij = exp(s_ij) / (1 + sum_j exp(s_ij)), softmax with an extra zero logit whose
+//                     value is zero: a row sums to less than 1, so a head can attend to nothing
+//                     (Miller 2023, "Attention is off by one").
+//   sigmoid:          A_ij = sigmoid(s_ij - ln(m_i)) elementwise, m_i the keys query i sees; no
+//                     normalisation. The bias -ln(m) (Ramapuram et al. 2024) makes a row of zero scores
+//                     sum to about 1 at any length; being per query, a causal prefix reads the same
+//                     whatever follows. Gu et al. 2025 found no attention sink with unnormalised
+//                     sigmoid attention.
+enum class AttentionNormalization { softmax, softmax_plus_one, sigmoid };
+inline constexpr EnumName<AttentionNormalization> kAttentionNormalizationNames[] = {
+    {"softmax", AttentionNormalization::softmax},
+    {"softmax_plus_one", AttentionNormalization::softmax_plus_one},
+    {"sigmoid", AttentionNormalization::sigmoid}};
+
 inline constexpr int kMaxLayers = 6;
 inline constexpr int kMaxHeads = 16;
 inline constexpr int kMinDModel = 8;
@@ -75,6 +91,7 @@ struct Model {
   Embedding embedding = Embedding::named_features;
   Positional positional = Positional::sinusoidal;
   bool causal = false;
+  AttentionNormalization attention = AttentionNormalization::softmax;  // every head of every layer
   bool special_tokens = false;
   std::uint32_t seed = 1;
   Matrix positional_table;  // (kMaxTokens + 2, d_model) when positional == learned

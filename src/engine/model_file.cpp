@@ -183,6 +183,9 @@ Result<Document> parse_model_file(const std::string& json_text) {
       v && !r.one_of(v, "positional", kPositionalNames, model.positional))
     return R::failure(r.error());
   if (const json* v = optional("causal"); v && !r.boolean(v, "causal", model.causal)) return R::failure(r.error());
+  // Files from before the choice have none: softmax, as they were trained and shown.
+  if (const json* v = optional("attention"); v && !r.one_of(v, "attention", kAttentionNormalizationNames, model.attention))
+    return R::failure(r.error());
   if (const json* v = optional("special_tokens"); v && !r.boolean(v, "special_tokens", model.special_tokens))
     return R::failure(r.error());
   if (const json* v = optional("seed")) {
@@ -266,6 +269,9 @@ std::string serialize_model_file(const Document& document, int indent) {
   doc["embedding"] = embedding_id(model.embedding);
   doc["positional"] = enum_name(kPositionalNames, model.positional);
   doc["causal"] = model.causal;
+  // Written only when it is not the default, so a softmax model's file reads as it always did.
+  if (model.attention != AttentionNormalization::softmax)
+    doc["attention"] = enum_name(kAttentionNormalizationNames, model.attention);
   doc["special_tokens"] = model.special_tokens;
   doc["seed"] = model.seed;
   switch (document.input.kind) {

@@ -60,9 +60,12 @@ std::vector<std::uint8_t> write_tensor_model(const Document& document, TensorTyp
     layers.push_back({{"heads", layer.head_count()}, {"d_k", layer.d_k}, {"d_v", layer.d_v}, {"residual", layer.residual},
                       {"norm", enum_name(kNormNames, layer.norm)}, {"d_ff", layer.has_ffn ? layer.ffn.W_1.cols() : 0},
                       {"activation", enum_name(kActivationNames, layer.ffn.activation)}});
-  const json meta = {{"format", kTensorModelFormat}, {"version", 1}, {"tokenizer", model.tokenizer},
+  json meta = {{"format", kTensorModelFormat}, {"version", 1}, {"tokenizer", model.tokenizer},
                      {"text", document.input.text}, {"d_model", model.d_model}, {"causal", model.causal},
                      {"positional", enum_name(kPositionalNames, model.positional)}, {"layers", layers}};
+  // Only when not softmax: files from before the choice have no key and read as softmax.
+  if (model.attention != AttentionNormalization::softmax)
+    meta["attention"] = enum_name(kAttentionNormalizationNames, model.attention);
   std::vector<TensorToWrite> tensors;
   each_tensor(model, [&](const std::string& name, const auto& m) { tensors.push_back({name, shape_of(m), m.data()}); });
   return write_safetensors(tensors, type, {{"headlab", meta.dump()}});
@@ -92,6 +95,9 @@ Result<Document> read_tensor_model(const std::uint8_t* bytes, std::size_t size) 
       !r.boolean(r.field(meta, "", "causal"), "causal", model.causal) ||
       !r.one_of(r.field(meta, "", "positional"), "positional", kPositionalNames, model.positional) ||
       !(layers = r.array(r.field(meta, "", "layers"), "layers", 1, kMaxLayers, "layers")))
+    return R::failure(r.error());
+  if (const json* v = JsonReader::optional_field(meta, "attention");
+      v && !r.one_of(v, "attention", kAttentionNormalizationNames, model.attention))
     return R::failure(r.error());
   model.embedding = Embedding::random;
   model.special_tokens = false;

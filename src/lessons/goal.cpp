@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "engine/analysis/redundancy.h"
+#include "engine/training/text_evaluation.h"
 
 namespace headlab::lessons {
 namespace {
@@ -40,6 +41,7 @@ float training_role_score(const TrainingHeadReading& head, TrainingRole role) {
     case TrainingRole::induction: return head.prefix_matching;
     case TrainingRole::previous_token: return head.previous_token;
     case TrainingRole::duplicate_token: return head.duplicate_token;
+    case TrainingRole::first_token: return head.first_token;
     default: return NAN;  // not a head's score
   }
 }
@@ -59,7 +61,7 @@ bool layer_ok(const Goal& g, const GoalView& v) {
 }
 
 // Kinds whose head -1 means "some head of the layer"; the other numeric kinds read one value.
-bool per_head(GoalKind kind) { return kind == GoalKind::score || kind == GoalKind::attention; }
+bool per_head(GoalKind kind) { return kind == GoalKind::score || kind == GoalKind::attention || kind == GoalKind::sink; }
 
 bool numeric(GoalKind kind) {
   return kind != GoalKind::label && kind != GoalKind::probe && kind != GoalKind::training && kind != GoalKind::checkpoint_head &&
@@ -109,6 +111,16 @@ double leaf_value(const Goal& g, const GoalView& v, int h) {
       const int heads = static_cast<int>(lt.heads.size());
       if (!v.label_config || g.head < 0 || g.head_b < 0 || g.head >= heads || g.head_b >= heads) return NAN;
       return analysis::layer_redundancy(lt, v.model.causal, *v.label_config).distance(g.head, g.head_b);
+    }
+    case GoalKind::sink: {
+      if (!head_ok) return NAN;
+      // A trained model (its own vocabulary) of that normalisation, when the goal names one.
+      if (g.trained_with && (v.model.attention != *g.trained_with || v.model.vocab.empty())) return NAN;
+      int index = h;
+      for (int l = 0; l < g.layer; ++l) index += static_cast<int>(v.trace.layers[l].heads.size());
+      const std::vector<training::TextHeadScores> sinks = training::sink_shares(v.trace, v.tokens);
+      if (index >= static_cast<int>(sinks.size())) return NAN;
+      return g.sink_measure == SinkMeasure::first_token ? sinks[index].first_token : sinks[index].punctuation;
     }
     case GoalKind::output_block:
       if (!head_ok) return NAN;
@@ -220,6 +232,7 @@ double training_goal_score(const Goal& goal, const TrainingReading& reading) {
   double best = NAN;
   if (goal.training_role == TrainingRole::experiment_head_counts) return reading.experiment_head_counts;  // whatever the run's task
   if (reading.task != goal.training_task) return best;
+  if (goal.training_attention && reading.attention != *goal.training_attention) return best;
   if (goal.training_role == TrainingRole::distinct_roles) return reading.distinct_roles;  // of the whole model
   for (const TrainingHeadReading& head : reading.heads)
     if (head.layer == goal.layer && (goal.head < 0 || head.head == goal.head)) {

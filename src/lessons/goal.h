@@ -16,7 +16,8 @@
 //        held-out accuracy and selectivity over a control task; analysis/example_probe.h)
 //   {"kind": "training", "task": "induction", "layer": 1, "head": -1, "role": "induction", "min": 0.4}
 //       (the in-page training run's latest held-out sample: its task, and a head's prefix matching
-//        ("induction"), previous-token or duplicate-token score, or with "role": "distinct_roles"
+//        ("induction"), previous-token, duplicate-token or first-token ("first_token", the attention
+//        sink) score; with "attention", only a run of that normalisation counts; or with "role": "distinct_roles"
 //        how many different labels its heads hold, or "experiment_head_counts": how many head
 //        counts of the one-vs-many experiment have a finished run; never met before the run has a
 //        sample)
@@ -29,6 +30,11 @@
 //       (a GPT-2 checkpoint the learner opened is in the lab and they selected that head: the
 //        lesson names a head the literature found and asks them to check its label; never met
 //        on HeadLab's own models, and the lesson panel then says how to open one)
+//   {"kind": "sink", "layer": 1, "head": -1, "measure": "first_token", "trained_with": "sigmoid", "min": 0.3}
+//       (a head's mean share of attention on the first token or on punctuation over the lab's
+//        sentence, training::sink_shares, as the Labels tab's sink grid shows it; with
+//        "trained_with", only while the lab holds a model trained in the page (its own vocabulary)
+//        with that attention normalisation, engine/model.h; "selected" as for label goals)
 //   {"kind": "all" | "any", "goals": [...]},  {"kind": "not", "goal": {...}}
 // head -1 means "some head of the layer"; a pruned goal with layer -1 counts every layer. Tokens are named by text (first match) or by index.
 // A kind takes only the fields shown for it ("min_score" is "min" for label and score goals); a
@@ -55,15 +61,16 @@
 namespace headlab::lessons {
 
 enum class GoalKind { label, attention, score, distance, head_count, pruned, weight, d_k, output_block, probe, training, held_out,
-                      checkpoint_head, all, any, negation };
+                      checkpoint_head, sink, all, any, negation };
 
 // The closed vocabularies of goal fields, each with one name table (the names lesson files use).
 enum class GoalMatrix { W_Q, W_K, W_V, W_O };
 enum class HeldOutMeasure { loss, distance, entropy };
+enum class SinkMeasure { first_token, punctuation };
 // What a training goal reads of the run: a head's prefix matching ("induction"), previous-token
 // or duplicate-token score, the number of different labels its heads hold, or how many head
 // counts of the one-vs-many experiment have a finished run.
-enum class TrainingRole { induction, previous_token, duplicate_token, distinct_roles, experiment_head_counts };
+enum class TrainingRole { induction, previous_token, duplicate_token, first_token, distinct_roles, experiment_head_counts };
 
 const char* goal_kind_name(GoalKind kind);
 const char* matrix_name(GoalMatrix matrix);
@@ -98,7 +105,10 @@ struct Goal {
   double min_selectivity = -1e300;                            // probe
   training::Task training_task = training::Task::grammar;     // training
   TrainingRole training_role = TrainingRole::induction;       // training
+  std::optional<AttentionNormalization> training_attention;   // training
   HeldOutMeasure measure = HeldOutMeasure::loss;              // held_out
+  SinkMeasure sink_measure = SinkMeasure::first_token;         // sink
+  std::optional<AttentionNormalization> trained_with;          // sink
   double min = -1e300, max = 1e300;
   std::vector<Goal> goals;  // all / any / negation (one)
 
@@ -115,9 +125,11 @@ struct TrainingHeadReading {
   float prefix_matching = 0.0f;  // induction task only
   float previous_token = 0.0f;
   float duplicate_token = 0.0f;  // induction task only
+  float first_token = 0.0f;      // induction task only: the attention sink (training/induction_evaluation.h)
 };
 struct TrainingReading {
   std::optional<training::Task> task;  // none before the first run
+  AttentionNormalization attention = AttentionNormalization::softmax;  // of the run's heads
   int steps = 0;     // trainer steps at the sample
   std::uint64_t sample = 0;  // which sample of the session (counts up), so each is taken once
   std::vector<TrainingHeadReading> heads;  // layer-major

@@ -37,9 +37,10 @@ constexpr KindSpec kKinds[] = {
     {"d_k", GoalKind::d_k, {"layer", "min", "max"}},
     {"output_block", GoalKind::output_block, {"layer", "head", "min", "max"}},
     {"probe", GoalKind::probe, {"layer", "head", "task", "min", "max", "min_selectivity"}},
-    {"training", GoalKind::training, {"task", "layer", "head", "role", "min", "max"}},
+    {"training", GoalKind::training, {"task", "layer", "head", "role", "min", "max", "attention"}},
     {"held_out", GoalKind::held_out, {"measure", "layer", "min", "max"}},
     {"checkpoint_head", GoalKind::checkpoint_head, {"layer", "head"}},
+    {"sink", GoalKind::sink, {"layer", "head", "measure", "trained_with", "min", "max", "selected"}},
     {"all", GoalKind::all, {"goals"}},
     {"any", GoalKind::any, {"goals"}},
     {"not", GoalKind::negation, {"goal"}},
@@ -49,9 +50,15 @@ constexpr Named<GoalMatrix> kMatrices[] = {
     {"W_Q", GoalMatrix::W_Q}, {"W_K", GoalMatrix::W_K}, {"W_V", GoalMatrix::W_V}, {"W_O", GoalMatrix::W_O}};
 constexpr Named<HeldOutMeasure> kMeasures[] = {
     {"loss", HeldOutMeasure::loss}, {"distance", HeldOutMeasure::distance}, {"entropy", HeldOutMeasure::entropy}};
+constexpr Named<SinkMeasure> kSinkMeasures[] = {{"first_token", SinkMeasure::first_token},
+                                                {"punctuation", SinkMeasure::punctuation}};
+constexpr Named<AttentionNormalization> kNormalizations[] = {{"softmax", AttentionNormalization::softmax},
+                                                             {"softmax_plus_one", AttentionNormalization::softmax_plus_one},
+                                                             {"sigmoid", AttentionNormalization::sigmoid}};
 constexpr Named<TrainingRole> kTrainingRoles[] = {{"induction", TrainingRole::induction},
                                                   {"previous_token", TrainingRole::previous_token},
                                                   {"duplicate_token", TrainingRole::duplicate_token},
+                                                  {"first_token", TrainingRole::first_token},
                                                   {"distinct_roles", TrainingRole::distinct_roles},
                                                   {"experiment_head_counts", TrainingRole::experiment_head_counts}};
 constexpr Named<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}};
@@ -263,8 +270,21 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
     case GoalKind::training:
       ok = f.named("task", "task", kTasks, g.training_task, "\"") &&
            f.named("role", "training role", kTrainingRoles, g.training_role, "\"");
+      if (ok && f.find("attention")) {
+        AttentionNormalization kind = AttentionNormalization::softmax;
+        ok = f.named("attention", "attention normalisation", kNormalizations, kind, "\"");
+        g.training_attention = kind;
+      }
       break;
     case GoalKind::held_out: ok = f.named("measure", "measure", kMeasures, g.measure, "\""); break;
+    case GoalKind::sink:
+      ok = f.named("measure", "sink measure", kSinkMeasures, g.sink_measure, "\"");
+      if (ok && f.find("trained_with")) {
+        AttentionNormalization kind = AttentionNormalization::softmax;
+        ok = f.named("trained_with", "attention normalisation", kNormalizations, kind, "\"");
+        g.trained_with = kind;
+      }
+      break;
     case GoalKind::head_count:
     case GoalKind::pruned:
     case GoalKind::d_k: break;

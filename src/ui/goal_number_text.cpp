@@ -43,6 +43,11 @@ std::string subject(const lessons::GoalNumber& number, const app::Resources& res
       if (g.matrix == lessons::GoalMatrix::W_O) return format_text("L%d W_O[%s, %d]", g.layer, g.row_name.c_str(), g.col);
       return format_text("L%dH%d %s[%s, %d]", g.layer, head, lessons::matrix_name(g.matrix), g.row_name.c_str(), g.col);
     case GoalKind::output_block: return format_text(text.get("goal_num_output_block", language), g.layer, head);
+    case GoalKind::sink:
+      // A guess before a head of the layer is selected: no head to name yet.
+      if (head < 0) return format_text(text.get("goal_num_sink_unselected", language), g.layer);
+      return format_text(text.get(g.sink_measure == lessons::SinkMeasure::first_token ? "goal_num_sink_first" : "goal_num_sink_punctuation",
+                                  language), g.layer, head);
     case GoalKind::held_out:
       if (g.measure == lessons::HeldOutMeasure::loss) return text.get("goal_num_held_out_loss", language);
       return format_text(text.get(g.measure == lessons::HeldOutMeasure::distance ? "goal_num_held_out_distance" : "goal_num_held_out_entropy", language),

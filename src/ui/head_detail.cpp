@@ -63,8 +63,12 @@ void draw_head_detail(PanelContext& context, float width, float height) {
   // The formula when it fits on the line, a shorter reminder when only that does: never cut.
   ImGui::SameLine();
   const float room = ImGui::GetContentRegionAvail().x;
-  const char* const formula = context.tr("detail_formula");
-  const char* const reminder = context.tr("detail_rows_sum");
+  // The formula of the model's normalisation (engine/model.h): only softmax rows sum to 1.
+  const AttentionNormalization kind = state.document.model.attention;
+  const bool softmax = kind == AttentionNormalization::softmax;
+  const char* const formula = context.tr(softmax ? "detail_formula"
+                                         : kind == AttentionNormalization::sigmoid ? "detail_formula_sigmoid" : "detail_formula_plus_one");
+  const char* const reminder = context.tr(softmax ? "detail_rows_sum" : "detail_rows_free");
   ImGui::TextDisabled("%s", ImGui::CalcTextSize(formula).x <= room ? formula : ImGui::CalcTextSize(reminder).x <= room ? reminder : "");
   std::string sentence = state.document.input.text;
   if (state.document.input.kind != InputKind::text) {  // given words, a matrix or ids: their tokens

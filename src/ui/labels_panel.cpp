@@ -252,6 +252,8 @@ void draw_labels_panel(PanelContext& context, float width, float height) {
   const Words words = context.words();
   ImGui::TextDisabled("%s", gold_text(state.analysis.gold, words).c_str());
   ImGui::PopTextWrapPos();
+  draw_sink_grid(context, width - ImGui::GetStyle().ScrollbarSize);
+  ImGui::Separator();
   draw_pruning_curve(context, width);
   const int layers = std::min(static_cast<int>(state.analysis.layers.size()), static_cast<int>(state.document.model.layers.size()));
   const std::vector<analysis::LayerRedundancy>& redundancies = layer_redundancies(context);

@@ -203,13 +203,17 @@ void step_view(PanelContext& context) {
       std::snprintf(overlay, sizeof overlay, context.tr("goal_training_roles_bar"), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->steps);
     } else if (std::isfinite(value)) {
+      // A goal with only a max (a sink that must stay small) shows its max; the bar is full while it holds.
       const std::string role = std::string("goal_training_") + lessons::training_role_name(training->training_role);
-      std::snprintf(overlay, sizeof overlay, context.tr("goal_training_bar"), training->layer,
-                    context.tr(role.c_str()), value, training->min, state.training->steps);
+      std::snprintf(overlay, sizeof overlay, context.tr(training->has_min() ? "goal_training_bar" : "goal_training_bar_max"),
+                    training->layer, context.tr(role.c_str()), value, training->has_min() ? training->min : training->max,
+                    state.training->steps);
     } else {
       std::snprintf(overlay, sizeof overlay, "%s", context.tr("goal_training_waiting"));
     }
-    const float fraction = std::isfinite(value) && training->min > 0.0 ? static_cast<float>(value / training->min) : 0.0f;
+    float fraction = std::isfinite(value) && training->min > 0.0 ? static_cast<float>(value / training->min) : 0.0f;
+    if (std::isfinite(value) && !training->has_min() && training->has_max())
+      fraction = value <= training->max ? 1.0f : static_cast<float>(training->max / value);
     ImGui::ProgressBar(std::clamp(fraction, 0.0f, 1.0f), ImVec2(-1, 0), overlay);
   }
   ImGui::EndChild();

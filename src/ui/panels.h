@@ -50,6 +50,8 @@ void draw_circuits_view(PanelContext& context, float width, float height);
 void draw_predictions_view(PanelContext& context, float width, float height);
 void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
+// Every head's share of attention on the first token and on punctuation (inside the labels panel).
+void draw_sink_grid(PanelContext& context, float width);
 // The pruning curve of the lab model (inside the labels panel).
 void draw_pruning_curve(PanelContext& context, float width);
 void draw_help_overlay(PanelContext& context);

@@ -39,8 +39,28 @@ void draw_task_choice(const app::TrainingSession& session, PanelContext& context
   int task = session.settings().task == training::Task::induction ? 1 : 0;
   if (segmented("training_task", tasks, 2, task, &ui, kTaskIds))
     context.actions.emit(app::RequestTraining{task == 1 ? training::Task::induction : training::Task::grammar,
-                                              static_cast<std::uint32_t>(ui.training_seed), false, true});
+                                              static_cast<std::uint32_t>(ui.training_seed), false, true,
+                                              session.settings().attention});
   help_marker(t(task == 1 ? "train_task_induction_help" : "train_task_grammar_help"));
+}
+
+// How the run's heads turn scores into weights; a choice is a fresh, paused run of the same task,
+// through the same RequestTraining as the task choice (and a lesson).
+void draw_attention_choice(const app::TrainingSession& session, PanelContext& context, const Words& t) {
+  LabUiState& ui = context.ui;
+  const char* const kinds[3] = {t("train_attention_softmax"), t("train_attention_plus_one"), t("train_attention_sigmoid")};
+  static const char* const kKindIds[3] = {ids::kTrainAttentionSoftmax, ids::kTrainAttentionPlusOne, ids::kTrainAttentionSigmoid};
+  float kinds_width = ImGui::CalcTextSize(t("train_attention")).x + ImGui::GetFontSize() * 6.0f;
+  for (const char* kind : kinds) kinds_width += ImGui::CalcTextSize(kind).x;
+  flow_same_line(kinds_width);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(t("train_attention"));
+  ImGui::SameLine();
+  int kind = static_cast<int>(session.settings().attention);
+  if (segmented("training_attention", kinds, 3, kind, &ui, kKindIds))
+    context.actions.emit(app::RequestTraining{session.settings().task, static_cast<std::uint32_t>(ui.training_seed), false, true,
+                                              static_cast<AttentionNormalization>(kind)});
+  help_marker(t("train_attention_help"));
 }
 
 void draw_controls(const app::TrainingSession& session, PanelContext& context, const Words& t) {
@@ -343,6 +363,7 @@ void draw_training_panel(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
   const float top = ImGui::GetCursorPosY();
   draw_task_choice(session, context, t);
+  draw_attention_choice(session, context, t);
   draw_controls(session, context, t);
   draw_status(session, t);
   const char* const views[3] = {t("train_view_progress"), t("train_view_probes"), t("train_view_compare")};

@@ -52,6 +52,7 @@ std::vector<Action> one_of_each() {
           LoadStartingModel{},
           SetTheme{Theme::light},
           RequestTraining{training::Task::induction, 3, true, true},
+          RequestTraining{training::Task::grammar, 2, false, true, AttentionNormalization::sigmoid},
           RequestHeadCountExperiment{false, true},
           PlayTraining{false},
           StepTraining{30},

@@ -26,9 +26,11 @@ TEST(WorkerMessages, AComparisonTravelsAsOneStateAndTheHeadersOfEveryJobRoundTri
     run.generation = 3;
     run.seed = 5;
     run.learning_rate = 1.0f / 3000.0f;
+    run.attention = AttentionNormalization::softmax_plus_one;
     const Result<WorkerRun> run_back = decode_run_header(encode_run_header(run));
     ASSERT_TRUE(run_back.ok()) << run_back.error();
     EXPECT_EQ(run_back.value().job, job);
+    EXPECT_EQ(run_back.value().attention, AttentionNormalization::softmax_plus_one);
     EXPECT_EQ(run_back.value().seed, 5u);
     EXPECT_EQ(run_back.value().learning_rate, run.learning_rate);  // exactly
   }
@@ -71,7 +73,7 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   sample.held_out_loss = NAN;
   sample.heads = {{analysis::Label::syntactic(analysis::Relation::nsubj), 0.7f, 0.25f, training::kHeadToDependent},
                   {analysis::Label::mixed_label(), 0.0f, 0.0f, 0}};
-  sample.induction = {{1, 2, 0.123456789f, 0.5f, 0.25f}};
+  sample.induction = {{1, 2, 0.123456789f, 0.5f, 0.25f, 0.375f}};
   sample.strongest_induction = sample.induction[0];
   sample.spreads = {{1.0 / 7.0, 2.5, 2.7, 9}};
   WorkerUpdate update;
@@ -87,6 +89,7 @@ TEST(WorkerMessages, SamplesRoundTripExactlyAndBrokenMessagesSayWhy) {
   EXPECT_EQ(s.heads[0].label.text(), "syntactic:nsubj");
   EXPECT_EQ(s.heads[0].direction, training::kHeadToDependent);
   EXPECT_EQ(s.induction[0].prefix_matching, sample.induction[0].prefix_matching);
+  EXPECT_EQ(s.induction[0].first_token, 0.375f);
   EXPECT_EQ(s.spreads[0].distance, sample.spreads[0].distance);
   EXPECT_EQ(s.spreads[0].rows, 9);
   // A label this build cannot read is refused, not taken for "mixed".

@@ -12,6 +12,7 @@
 #include "app/lesson_runner.h"
 #include "engine/analysis/redundancy.h"
 #include "engine/embedding.h"
+#include "engine/training/text_evaluation.h"
 #include "lessons/goal.h"
 #include "lessons/lesson.h"
 #include "../app/test_resources.h"
@@ -104,12 +105,17 @@ TEST(GoalParse, RefusesUnknownNamesWithWhatWasExpected) {
   const Case cases[] = {
       {{{"kind", "lable"}},
        "demo.steps[1].goal.kind: unknown goal kind \"lable\" (expected label, attention, score, distance, head_count, pruned, "
-       "weight, d_k, output_block, probe, training, held_out, checkpoint_head, all, any or not)"},
+       "weight, d_k, output_block, probe, training, held_out, checkpoint_head, sink, all, any or not)"},
+      {{{"kind", "sink"}, {"layer", 0}, {"measure", "first"}},
+       "demo.steps[1].goal.measure: unknown sink measure \"first\" (expected \"first_token\" or \"punctuation\")"},
+      {{{"kind", "sink"}, {"layer", 0}, {"measure", "first_token"}, {"trained_with", "softmax1"}},
+       "demo.steps[1].goal.trained_with: unknown attention normalisation \"softmax1\" (expected \"softmax\", "
+       "\"softmax_plus_one\" or \"sigmoid\")"},
       {{{"kind", "training"}, {"task", "grammer"}, {"role", "induction"}},
        "demo.steps[1].goal.task: unknown task \"grammer\" (expected \"grammar\" or \"induction\")"},
       {{{"kind", "training"}, {"task", "grammar"}, {"role", "syntax"}},
        "demo.steps[1].goal.role: unknown training role \"syntax\" (expected \"induction\", \"previous_token\", "
-       "\"duplicate_token\", \"distinct_roles\" or \"experiment_head_counts\")"},
+       "\"duplicate_token\", \"first_token\", \"distinct_roles\" or \"experiment_head_counts\")"},
       {{{"kind", "held_out"}, {"measure", "perplexity"}},
        "demo.steps[1].goal.measure: unknown measure \"perplexity\" (expected \"loss\", \"distance\" or \"entropy\")"},
       {{{"kind", "probe"}, {"layer", 0}, {"head", 0}, {"task", "tags"}},
@@ -147,6 +153,24 @@ TEST_F(GoalReading, ALabelGoalWithOnlyAMaxHoldsItsScoreToIt) {
   EXPECT_TRUE(goal_met(parsed(with(goal, "max", score + 0.01)), view()));
   EXPECT_FALSE(goal_met(parsed(with(goal, "max", score - 0.01)), view())) << a.label.text() << " " << score;
   EXPECT_FALSE(goal_met(parsed(with(goal, "min", score + 0.01)), view()));
+}
+
+// A sink goal reads the Labels tab's grid (training::sink_shares); "trained_with" asks for a model
+// trained in the page with that normalisation, which the starting lab's is not.
+TEST_F(GoalReading, ASinkGoalReadsTheFirstTokenShareOfTheLabsSentence) {
+  const std::vector<training::TextHeadScores> sinks = training::sink_shares(state.trace, state.input.tokens);
+  ASSERT_GE(sinks.size(), 2u);
+  const float first = sinks[1].first_token;  // layer 0, head 1
+  const json goal = {{"kind", "sink"}, {"layer", 0}, {"head", 1}, {"measure", "first_token"}};
+  EXPECT_TRUE(goal_met(parsed(with(goal, "min", first - 0.01)), view()));
+  EXPECT_FALSE(goal_met(parsed(with(goal, "min", first + 0.01)), view()));
+  const json punctuation = {{"kind", "sink"}, {"layer", 0}, {"head", 1}, {"measure", "punctuation"}, {"min", sinks[1].punctuation - 0.01}};
+  EXPECT_TRUE(goal_met(parsed(punctuation), view()));
+  EXPECT_FALSE(goal_met(parsed(with(with(goal, "min", first - 0.01), "trained_with", "softmax")), view()))
+      << "the starting model was not trained in the page";
+  state.document.model.vocab = {"[UNK]", "a"};  // as a model trained in the page has
+  EXPECT_TRUE(goal_met(parsed(with(with(goal, "min", first - 0.01), "trained_with", "softmax")), view()));
+  EXPECT_FALSE(goal_met(parsed(with(with(goal, "min", first - 0.01), "trained_with", "sigmoid")), view()));
 }
 
 // "selected": the guess counts only on the head the learner clicked.

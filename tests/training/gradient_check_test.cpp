@@ -106,8 +106,8 @@ std::vector<TensorResult> layer_norm_case() {
           gradient_error("beta", beta.data(), beta.size(), dbeta.data(), loss)};
 }
 
-std::vector<TensorResult> attention_case(bool causal) {
-  Rng rng(causal ? 21 : 22);
+std::vector<TensorResult> attention_case(bool causal, AttentionNormalization normalization = AttentionNormalization::softmax) {
+  Rng rng((causal ? 21 : 22) + 10 * static_cast<int>(normalization));
   const int n = 6, d_k = 4, d_v = 3;
   Matrix Q = random_matrix(n, d_k, rng), K = random_matrix(n, d_k, rng), V = random_matrix(n, d_v, rng);
   const Matrix r = random_matrix(n, d_v, rng);
@@ -115,11 +115,11 @@ std::vector<TensorResult> attention_case(bool causal) {
   MatrixMap A(a.data(), n, n);
   Matrix Z(n, d_v), dQ(n, d_k), dK(n, d_k), dV(n, d_v);
   auto loss = [&] {
-    attention_forward(Q, K, V, causal, A, Z);
+    attention_forward(Q, K, V, causal, normalization, A, Z);
     return projection(Z, r);
   };
   loss();
-  attention_backward(Q, K, V, A, r, scratch.data(), dQ, dK, dV);
+  attention_backward(Q, K, V, normalization, A, r, scratch.data(), dQ, dK, dV);
   return {gradient_error("Q", Q.data(), Q.size(), dQ.data(), loss),
           gradient_error("K", K.data(), K.size(), dK.data(), loss),
           gradient_error("V", V.data(), V.size(), dV.data(), loss)};
@@ -204,7 +204,7 @@ std::vector<TensorResult> model_case(Architecture a, Objective objective, bool p
 }
 
 Architecture architecture(int layers, bool residual, Norm norm, int d_ff, Positional positional = Positional::learned,
-                          bool causal = false) {
+                          bool causal = false, AttentionNormalization attention = AttentionNormalization::softmax) {
   Architecture a;
   a.layer_count = layers;
   a.head_count = 2;
@@ -213,6 +213,7 @@ Architecture architecture(int layers, bool residual, Norm norm, int d_ff, Positi
   a.d_ff = d_ff;
   a.positional = positional;
   a.causal = causal;
+  a.attention = attention;
   return a;
 }
 
@@ -227,6 +228,10 @@ TEST(GradientCheck, EveryOperationAndModelMatchesFiniteDifferences) {
       {"layer_norm", layer_norm_case, 1e-2},
       {"attention", [] { return attention_case(false); }, 1e-2},
       {"attention causal", [] { return attention_case(true); }, 1e-2},
+      {"attention softmax + 1", [] { return attention_case(false, AttentionNormalization::softmax_plus_one); }, 1e-2},
+      {"attention softmax + 1 causal", [] { return attention_case(true, AttentionNormalization::softmax_plus_one); }, 1e-2},
+      {"attention sigmoid", [] { return attention_case(false, AttentionNormalization::sigmoid); }, 1e-2},
+      {"attention sigmoid causal", [] { return attention_case(true, AttentionNormalization::sigmoid); }, 1e-2},
       {"ffn (ReLU)", ffn_case, 1e-2},
       {"softmax cross-entropy", cross_entropy_case, 1e-2},
       {"model: attention only", [] { return model_case(architecture(1, false, Norm::none, 0), Objective::masked_token, false); }, 2e-2},
@@ -236,6 +241,8 @@ TEST(GradientCheck, EveryOperationAndModelMatchesFiniteDifferences) {
       {"model: post-norm, no residual", [] { return model_case(architecture(1, false, Norm::post, 16), Objective::masked_token, false); }, 2e-2},
       {"model: sinusoidal positions", [] { return model_case(architecture(1, true, Norm::post, 16, Positional::sinusoidal), Objective::masked_token, false); }, 2e-2},
       {"model: causal next-token", [] { return model_case(architecture(2, true, Norm::pre, 16, Positional::learned, true), Objective::next_token, false); }, 2e-2},
+      {"model: causal, softmax + 1", [] { return model_case(architecture(2, true, Norm::pre, 16, Positional::learned, true, AttentionNormalization::softmax_plus_one), Objective::next_token, false); }, 2e-2},
+      {"model: causal, sigmoid", [] { return model_case(architecture(2, true, Norm::pre, 16, Positional::learned, true, AttentionNormalization::sigmoid), Objective::next_token, false); }, 2e-2},
       {"model: pruned head", [] { return model_case(architecture(1, true, Norm::post, 16), Objective::masked_token, true); }, 2e-2},
   };
   std::printf("%-32s %-20s %12s %9s  %s\n", "case", "tensor", "norm. error", "checked", "status");

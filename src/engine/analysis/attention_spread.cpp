@@ -1,5 +1,6 @@
 #include "attention_spread.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -14,11 +15,21 @@ struct SpreadSums {
   void add(const Matrix& A, bool causal) {
     const Eigen::Index n = A.rows();
     for (Eigen::Index i = 0; i < n; ++i) {
+      // A row of softmax + 1 or sigmoid attention (engine/model.h) need not sum to 1: its shape
+      // (the row over its sum) is measured, weighted by min(1, sum), so a head that attends to
+      // nothing adds no distance and no entropy. Softmax rows are read as they are.
+      const double total = A.row(i).cast<double>().sum();
+      const bool distribution = std::abs(total - 1.0) <= 1e-4;
+      const double scale = distribution || total <= 0.0 ? 1.0 : 1.0 / total;
+      const double weight = distribution ? 1.0 : std::min(1.0, total);
+      double row_distance = 0.0, row_entropy = 0.0;
       for (Eigen::Index j = 0; j < A.cols(); ++j) {
-        const double a = A(i, j);
-        distance += a * static_cast<double>(std::llabs(static_cast<long long>(i - j)));
-        if (a > 0.0) entropy -= a * std::log(a);  // 0 ln 0 = 0
+        const double a = A(i, j) * scale;
+        row_distance += a * static_cast<double>(std::llabs(static_cast<long long>(i - j)));
+        if (a > 0.0) row_entropy -= a * std::log(a);  // 0 ln 0 = 0
       }
+      distance += weight * row_distance;
+      entropy += weight * row_entropy;
       uniform_entropy += std::log(static_cast<double>(causal ? i + 1 : A.cols()));
     }
     rows += static_cast<int>(n);

@@ -1,6 +1,7 @@
 #include "engine/analysis/head_scores.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "engine/analysis/fast_log.h"
@@ -54,8 +55,31 @@ OffsetScore offset_score(const Matrix& attention, const SentenceContext& s, cons
 
 }  // namespace
 
-void score_head(const Matrix& attention, const SentenceContext& sentence, const LabelConfig& config,
+namespace {
+
+// A sigmoid row (engine/model.h) may sum to more than 1: such rows are read as shares, the row over
+// its sum, so a head that gives every key 0.9 is not a delimiter, local and previous-token head at
+// once. Rows that sum to 1 or less are read as they are. Returns `attention` itself when no row
+// needs it (every softmax and softmax + 1 head), else the rescaled copy in `scratch`.
+const Matrix& rows_as_shares(const Matrix& attention, Matrix& scratch) {
+  // Row by row, no temporary: the analysis of a drag step allocates nothing (hot_path_allocation_test).
+  Eigen::Index first_over = 0;
+  while (first_over < attention.rows() && attention.row(first_over).sum() <= 1.0f + 1e-4f) ++first_over;
+  if (first_over == attention.rows()) return attention;
+  scratch = attention;
+  for (Eigen::Index i = first_over; i < scratch.rows(); ++i) {
+    const float total = scratch.row(i).sum();
+    if (total > 1.0f + 1e-4f) scratch.row(i) /= total;
+  }
+  return scratch;
+}
+
+}  // namespace
+
+void score_head(const Matrix& raw_attention, const SentenceContext& sentence, const LabelConfig& config,
                 const AnalysisOptions& options, HeadScores& out) {
+  Matrix shares;  // allocated only for a sigmoid head with a row above 1; softmax heads read raw_attention
+  const Matrix& attention = rows_as_shares(raw_attention, shares);
   const int n = sentence.n;
   const int w = std::max(0, options.local_window);
   // Informative rows: a query with a single visible key (row 0 under the causal mask) has no
@@ -80,7 +104,20 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     add_row(column_mass.data(), row, visible);
     // Clark et al. 2019, sec. 3.3: entropy of the smoothed row over ln(visible keys).
     const float floor = config.broad_smoothing / static_cast<float>(visible);
-    entropy += smoothed_entropy(row, visible, keep, floor) / sentence.log_visible[i];
+    // Softmax + 1 and sigmoid rows that sum to less than 1 (rows_as_shares scaled those above 1):
+    // the masses below stay as they are (a head that attends to nothing is no previous-token head),
+    // but the entropy is of the row's shape, the row over its sum, weighted by the sum: a head that
+    // attends to (almost) nothing is not broad, whatever the shape of its crumbs.
+    const float row_total = row_sum(row, visible);
+    const bool distribution = std::abs(row_total - 1.0f) <= 1e-4f;
+    if (distribution) {
+      entropy += smoothed_entropy(row, visible, keep, floor) / sentence.log_visible[i];
+    } else if (row_total > 0.0f) {
+      out.shape_scratch.assign(row, row + visible);
+      for (float& a : out.shape_scratch) a /= row_total;
+      entropy += std::min(1.0f, row_total) * smoothed_entropy(out.shape_scratch.data(), visible, keep, floor) /
+                 sentence.log_visible[i];
+    }
     const int band_lo = std::max(0, i - w), band_hi = std::min(visible - 1, i + w);
     band_mass += row_sum(row + band_lo, band_hi - band_lo + 1);
     band_uniform += static_cast<double>(band_hi - band_lo + 1) / visible;
@@ -91,7 +128,7 @@ void score_head(const Matrix& attention, const SentenceContext& sentence, const 
     if (sentence.induction_rows > 0) induction_mass += row_dot(row, sentence.induction_mask.data() + row_start, visible);
     if (sentence.has_related[i]) {
       const double related = row_dot(row, sentence.related_mask.data() + static_cast<std::ptrdiff_t>(i) * n, visible);
-      const double off_diagonal = std::max(0.0, 1.0 - attention(i, i));
+      const double off_diagonal = std::max(0.0, (distribution ? 1.0 : static_cast<double>(row_total)) - attention(i, i));
       related_share += off_diagonal > 1e-6 ? std::min(1.0, related / off_diagonal) : 0.0;
       off_mass += off_diagonal;
       ++content_rows;

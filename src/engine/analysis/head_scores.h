@@ -135,6 +135,7 @@ struct HeadScores {
   SyntacticScore syntactic;
   std::vector<int> argmax;  // (n) each row's unique argmax key, -1 on a tie or an uninformative row
   RowVector column_mass;    // (1, n) attention each key receives, summed over informative rows
+  std::vector<float> shape_scratch;  // (visible) a row over its sum, when it does not sum to 1
 
   // The [0, 1] number reported for each role id; NaN for syntactic without a gold parse, and for
   // duplicate_token and induction on a sequence without repeats.

@@ -44,7 +44,7 @@ void embed_batch(const Model& model, const Batch& batch, Workspace& ws) {
   }
 }
 
-void layer_forward(const Layer& layer, bool causal, const Batch& batch, const std::vector<int>& attention_offset,
+void layer_forward(const Layer& layer, bool causal, AttentionNormalization normalization, const Batch& batch, const std::vector<int>& attention_offset,
                    const Matrix& x, LayerCache& c) {
   const int T = batch.token_count(), dv = layer.d_v;
   const Matrix* heads_input = &x;
@@ -73,7 +73,7 @@ void layer_forward(const Layer& layer, bool causal, const Batch& batch, const st
     for (int b = 0; b < batch.sentence_count(); ++b) {
       const int o = batch.offset[b], n = batch.length[b];
       MatrixMap A(hc.attention.data() + attention_offset[b], n, n);
-      attention_forward(c.QKV.block(o, p.q, n, dk), c.QKV.block(o, p.k, n, dk), c.QKV.block(o, p.v, n, dv), causal, A,
+      attention_forward(c.QKV.block(o, p.q, n, dk), c.QKV.block(o, p.k, n, dk), c.QKV.block(o, p.v, n, dv), causal, normalization, A,
                         c.concat.block(o, h * dv, n, dv));
     }
     if (layer.heads[h].pruned) c.concat.middleCols(h * dv, dv).setZero();
@@ -100,7 +100,7 @@ void layer_forward(const Layer& layer, bool causal, const Batch& batch, const st
 }
 
 // On entry ws.d_out = dL/d(layer output); on exit dL/d(layer input) x.
-void layer_backward(const Layer& layer, Layer& grad, const Batch& batch, const std::vector<int>& attention_offset,
+void layer_backward(const Layer& layer, AttentionNormalization normalization, Layer& grad, const Batch& batch, const std::vector<int>& attention_offset,
                     const Matrix& x, const LayerCache& c, Workspace& ws) {
   const int T = batch.token_count(), dv = layer.d_v, dk = layer.d_k;
   const bool pre = layer.norm == Norm::pre, post = layer.norm == Norm::post;
@@ -142,7 +142,7 @@ void layer_backward(const Layer& layer, Layer& grad, const Batch& batch, const s
     for (int b = 0; b < batch.sentence_count(); ++b) {
       const int o = batch.offset[b], n = batch.length[b];
       const MatrixMap A(const_cast<float*>(hc.attention.data()) + attention_offset[b], n, n);
-      attention_backward(c.QKV.block(o, p.q, n, dk), c.QKV.block(o, p.k, n, dk), c.QKV.block(o, p.v, n, dv), A,
+      attention_backward(c.QKV.block(o, p.q, n, dk), c.QKV.block(o, p.k, n, dk), c.QKV.block(o, p.v, n, dv), normalization, A,
                          ws.d_concat.block(o, h * dv, n, dv), ws.scratch.data(), ws.d_QKV.block(o, p.q, n, dk),
                          ws.d_QKV.block(o, p.k, n, dk), ws.d_QKV.block(o, p.v, n, dv));
     }
@@ -187,7 +187,7 @@ float forward_batch(const Model& model, const Batch& batch, Workspace& ws) {
   ws.layers.resize(model.layers.size());
   const Matrix* x = &ws.X;
   for (std::size_t l = 0; l < model.layers.size(); ++l) {
-    layer_forward(model.layers[l], model.causal, batch, ws.attention_offset, *x, ws.layers[l]);
+    layer_forward(model.layers[l], model.causal, model.attention, batch, ws.attention_offset, *x, ws.layers[l]);
     x = &ws.layers[l].output;
   }
   // Output head over the target rows.
@@ -212,7 +212,7 @@ void backward_batch(const Model& model, const Batch& batch, Workspace& ws, Model
     ws.d_out.row(batch.target_row[m]) += ws.d_target_hidden.row(m);
   for (int l = static_cast<int>(model.layers.size()) - 1; l >= 0; --l) {
     const Matrix& x = l == 0 ? ws.X : ws.layers[l - 1].output;
-    layer_backward(model.layers[l], grad.layers[l], batch, ws.attention_offset, x, ws.layers[l], ws);
+    layer_backward(model.layers[l], model.attention, grad.layers[l], batch, ws.attention_offset, x, ws.layers[l], ws);
   }
   // Embedding: X row t = E[input t] + P[position t].
   for (int t = 0; t < T; ++t) {

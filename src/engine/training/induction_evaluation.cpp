@@ -6,6 +6,7 @@
 #include "engine/analysis/sentence_context.h"
 #include "engine/embedding.h"
 #include "engine/forward.h"
+#include "text_evaluation.h"
 
 namespace headlab::training {
 namespace {
@@ -40,6 +41,8 @@ InductionReport induction_report(const Model& model, const RepeatedSequences& he
   report.head_count = layer_count > 0 ? model.layers[0].head_count() : 0;
   std::vector<double> prefix(layer_count * report.head_count), previous(prefix.size()), duplicate(prefix.size());
   std::vector<int> repeat_sequences(prefix.size()), previous_sequences(prefix.size());
+  std::vector<TextHeadScores> sinks(prefix.size());
+  long sink_rows = 0;
   const analysis::GoldCorpus no_gold;  // random symbols have no parse
   const analysis::LabelConfig label_config;
   const analysis::AnalysisOptions options;
@@ -52,6 +55,8 @@ InductionReport induction_report(const Model& model, const RepeatedSequences& he
     const Tokens tokens = symbol_tokens(held_out.sequences[s]);
     forward(model, embed(tokens, model), trace);
     analysis::make_sentence_context(tokens, model.causal, no_gold, context);
+    add_sink_sums(trace, std::vector<bool>(tokens.size(), false), sinks);  // symbols are no punctuation
+    sink_rows += static_cast<long>(tokens.size()) - 1;
     for (int l = 0; l < layer_count; ++l)
       for (int h = 0; h < report.head_count; ++h) {
         analysis::score_head(trace.layers[l].heads[h].attention, context, label_config, options, scores);
@@ -78,6 +83,7 @@ InductionReport induction_report(const Model& model, const RepeatedSequences& he
         head.duplicate_token = static_cast<float>(duplicate[index] / repeat_sequences[index]);
       }
       if (previous_sequences[index] > 0) head.previous_token = static_cast<float>(previous[index] / previous_sequences[index]);
+      if (sink_rows > 0) head.first_token = sinks[index].first_token / static_cast<float>(sink_rows);
       report.heads.push_back(head);
     }
   held_out_losses(model, held_out, report);

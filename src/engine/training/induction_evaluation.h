@@ -26,6 +26,9 @@ struct InductionHeadScores {
   float prefix_matching = 0.0f;
   float previous_token = 0.0f;
   float duplicate_token = 0.0f;
+  // The attention sink: mean A[i, 0] over the queries i >= 1 (text_evaluation.h's sink_shares). In
+  // the first copy of a sequence no earlier symbol fits; where a head puts that attention shows here.
+  float first_token = 0.0f;
 };
 
 struct InductionReport {

@@ -21,6 +21,7 @@ Model make_trainable_model(const Architecture& a, const std::vector<std::string>
   Model model = make_model(d, a.layer_count, a.head_count, seed, Embedding::random);
   model.positional = a.positional;
   model.causal = a.causal;
+  model.attention = a.attention;
   model.special_tokens = a.special_tokens;
   model.vocab = vocabulary;
   model.token_embedding = Matrix::Zero(static_cast<Eigen::Index>(vocabulary.size()), d);

@@ -24,6 +24,7 @@ struct Architecture {
   // instead of forming the previous-token head of the induction circuit (docs/training.md).
   float position_init_stddev = 1.0f;
   bool causal = false;       // true for the next-token objective
+  AttentionNormalization attention = AttentionNormalization::softmax;  // engine/model.h
   bool special_tokens = true;
 };
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/attention_normalization.h"
+
 namespace headlab::training {
 
 void layer_norm_forward(const Matrix& x, const RowVector& gamma, const RowVector& beta, Matrix& y,
@@ -41,38 +43,36 @@ void layer_norm_backward(const Matrix& dy, const Matrix& xhat, const Eigen::Vect
 }
 
 void attention_forward(const ConstMatrixRef& Q, const ConstMatrixRef& K, const ConstMatrixRef& V, bool causal,
-                       MatrixMap& A, MatrixRef Z) {
+                       AttentionNormalization normalization, MatrixMap& A, MatrixRef Z) {
   const Eigen::Index n = Q.rows();
   const float scale = 1.0f / std::sqrt(static_cast<float>(Q.cols()));
   A.noalias() = Q * K.transpose();
   for (Eigen::Index i = 0; i < n; ++i) {
     const Eigen::Index visible = causal ? i + 1 : n;  // keys j < visible
-    float max_logit = A(i, 0) * scale;
-    for (Eigen::Index j = 1; j < visible; ++j) max_logit = std::max(max_logit, A(i, j) * scale);
-    float sum = 0.0f;
-    for (Eigen::Index j = 0; j < visible; ++j) {
-      const float e = std::exp(A(i, j) * scale - max_logit);
-      A(i, j) = e;
-      sum += e;
-    }
-    const float inv = 1.0f / sum;
-    for (Eigen::Index j = 0; j < visible; ++j) A(i, j) *= inv;
-    for (Eigen::Index j = visible; j < n; ++j) A(i, j) = 0.0f;
+    for (Eigen::Index j = 0; j < visible; ++j) A(i, j) *= scale;
+    normalize_attention_row(&A(i, 0), visible, n, normalization);
   }
   Z.noalias() = A * V;
 }
 
 void attention_backward(const ConstMatrixRef& Q, const ConstMatrixRef& K, const ConstMatrixRef& V,
-                        const MatrixMap& A, const ConstMatrixRef& dZ, float* scratch, MatrixRef dQ, MatrixRef dK,
-                        MatrixRef dV) {
+                        AttentionNormalization normalization, const MatrixMap& A, const ConstMatrixRef& dZ, float* scratch,
+                        MatrixRef dQ, MatrixRef dK, MatrixRef dV) {
   const Eigen::Index n = Q.rows();
   const float scale = 1.0f / std::sqrt(static_cast<float>(Q.cols()));
   MatrixMap dS(scratch, n, n);
   dV.noalias() = A.transpose() * dZ;
   dS.noalias() = dZ * V.transpose();  // dA (n, n)
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const float dot = A.row(i).dot(dS.row(i));
-    dS.row(i) = (A.row(i).array() * (dS.row(i).array() - dot) * scale).matrix();  // masked A = 0 -> 0
+  if (normalization == AttentionNormalization::sigmoid) {
+    // Each weight depends on its own score only (the bias is a constant): dA/ds = A (1 - A).
+    dS.array() *= A.array() * (1.0f - A.array()) * scale;  // masked A = 0 -> 0
+  } else {
+    // Softmax + 1 is a softmax over the scores and a zero logit whose value is zero: the extra
+    // entry's dA is 0, so the same rowsum(A . dA) over the real keys.
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const float dot = A.row(i).dot(dS.row(i));
+      dS.row(i) = (A.row(i).array() * (dS.row(i).array() - dot) * scale).matrix();  // masked A = 0 -> 0
+    }
   }
   dQ.noalias() = dS * K;
   dK.noalias() = dS.transpose() * Q;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/matrix.h"
+#include "engine/model.h"
 
 namespace headlab::training {
 
@@ -25,15 +26,16 @@ void layer_norm_backward(const Matrix& dy, const Matrix& xhat, const Eigen::Vect
                          const RowVector& gamma, Matrix& dx, RowVector& dgamma, RowVector& dbeta);
 
 // Scaled dot-product attention of one sentence (Vaswani et al. 2017, eq. 1):
-//   A (n, n) = softmax(Q K^T / sqrt(d_k)) row-wise, row i = query i, rows sum to 1;
-//   with `causal`, A(i, j) = 0 for j > i.   Z (n, d_v) = A V.
+//   A (n, n) = softmax(Q K^T / sqrt(d_k)) row-wise, row i = query i, rows sum to 1 (or the other
+//   `normalization`s of engine/model.h); with `causal`, A(i, j) = 0 for j > i.   Z (n, d_v) = A V.
 void attention_forward(const ConstMatrixRef& Q, const ConstMatrixRef& K, const ConstMatrixRef& V, bool causal,
-                       MatrixMap& A, MatrixRef Z);
-// dV = A^T dZ; dA = dZ V^T; dS = A . (dA - rowsum(A . dA)) / sqrt(d_k); dQ = dS K; dK = dS^T Q.
+                       AttentionNormalization normalization, MatrixMap& A, MatrixRef Z);
+// dV = A^T dZ; dA = dZ V^T; dS = A . (dA - rowsum(A . dA)) / sqrt(d_k) for softmax and softmax + 1,
+// dS = A . (1 - A) . dA / sqrt(d_k) for sigmoid; dQ = dS K; dK = dS^T Q.
 // `scratch` holds at least n * n floats (dA, then dS in place).
 void attention_backward(const ConstMatrixRef& Q, const ConstMatrixRef& K, const ConstMatrixRef& V,
-                        const MatrixMap& A, const ConstMatrixRef& dZ, float* scratch, MatrixRef dQ, MatrixRef dK,
-                        MatrixRef dV);
+                        AttentionNormalization normalization, const MatrixMap& A, const ConstMatrixRef& dZ, float* scratch,
+                        MatrixRef dQ, MatrixRef dK, MatrixRef dV);
 
 // Position-wise feed-forward (Vaswani et al. 2017, eq. 2): pre = x W_1 + b_1 (T, d_ff),
 // act = ReLU(pre), y = act W_2 + b_2 (T, d).

@@ -31,6 +31,43 @@ std::vector<double> prediction_losses(const Model& model, const Trace& trace, co
 
 }  // namespace
 
+void add_sink_sums(const Trace& trace, const std::vector<bool>& punctuation_at, std::vector<TextHeadScores>& heads) {
+  std::size_t index = 0;
+  for (const LayerTrace& layer : trace.layers)
+    for (const HeadTrace& head : layer.heads) {
+      if (index >= heads.size()) return;
+      TextHeadScores& s = heads[index++];
+      const Eigen::Index n = std::min<Eigen::Index>(head.attention.rows(), static_cast<Eigen::Index>(punctuation_at.size()));
+      for (Eigen::Index i = 1; i < n; ++i) {
+        s.first_token += head.attention(i, 0);
+        // Every key, not only j <= i: the lab's toy models may see the future.
+        for (Eigen::Index j = 0; j < n; ++j)
+          if (punctuation_at[static_cast<std::size_t>(j)]) s.punctuation += head.attention(i, j);
+      }
+    }
+}
+
+std::vector<TextHeadScores> sink_shares(const Trace& trace, const std::vector<bool>& punctuation_at) {
+  std::vector<TextHeadScores> heads;
+  for (std::size_t l = 0; l < trace.layers.size(); ++l)
+    for (std::size_t h = 0; h < trace.layers[l].heads.size(); ++h) heads.push_back({static_cast<int>(l), static_cast<int>(h)});
+  add_sink_sums(trace, punctuation_at, heads);
+  const Eigen::Index n = trace.layers.empty() || trace.layers.front().heads.empty()
+      ? 0 : std::min<Eigen::Index>(trace.layers.front().heads.front().attention.rows(), static_cast<Eigen::Index>(punctuation_at.size()));
+  for (TextHeadScores& s : heads)
+    if (n > 1) {
+      s.first_token /= static_cast<float>(n - 1);
+      s.punctuation /= static_cast<float>(n - 1);
+    }
+  return heads;
+}
+
+std::vector<TextHeadScores> sink_shares(const Trace& trace, const Tokens& tokens) {
+  std::vector<bool> punctuation_at(tokens.size());
+  for (std::size_t j = 0; j < tokens.size(); ++j) punctuation_at[j] = tokens[j].is_punctuation;
+  return sink_shares(trace, punctuation_at);
+}
+
 TextEvaluation evaluate_text(const Model& model, const std::vector<Sentence>& held_out, const std::vector<bool>& punctuation,
                              std::uint32_t seed, int repeats) {
   TextEvaluation out;
@@ -56,13 +93,11 @@ TextEvaluation evaluate_text(const Model& model, const std::vector<Sentence>& he
     for (const LayerTrace& layer : trace.layers)
       for (const HeadTrace& head : layer.heads) {
         TextHeadScores& s = out.heads[index++];
-        for (int i = 1; i < n; ++i) {
-          s.previous_token += head.attention(i, i - 1);
-          s.first_token += head.attention(i, 0);
-          for (int j = 0; j <= i; ++j)
-            if (is_punctuation(window.tokens[static_cast<std::size_t>(j)])) s.punctuation += head.attention(i, j);
-        }
+        for (int i = 1; i < n; ++i) s.previous_token += head.attention(i, i - 1);
       }
+    std::vector<bool> punctuation_at(window.tokens.size());
+    for (std::size_t j = 0; j < window.tokens.size(); ++j) punctuation_at[j] = is_punctuation(window.tokens[j]);
+    add_sink_sums(trace, punctuation_at, out.heads);
   }
   if (predictions > 0) out.held_out_loss = static_cast<float>(loss / predictions);
   if (early_count > 0) out.early_loss = static_cast<float>(early / early_count);

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/forward.h"
 #include "engine/model.h"
+#include "engine/token.h"
 #include "generator.h"
 
 namespace headlab::training {
@@ -33,6 +35,20 @@ struct TextEvaluation {
   float in_context_learning() const { return late_loss - early_loss; }
   std::vector<TextHeadScores> heads;  // layer-major
 };
+
+// Where each head of `trace` (layer-major) parks its attention on one input of n tokens: adds
+// sum_{i >= 1} A[i, 0] to first_token and sum_{i >= 1} sum_j A[i, j] over the keys j whose
+// `punctuation_at[j]` is true to punctuation (query 0 is left out: it sees only itself when causal).
+// Sums, not means: divide by the n - 1 queries of every input (sink_shares does for one input).
+void add_sink_sums(const Trace& trace, const std::vector<bool>& punctuation_at, std::vector<TextHeadScores>& heads);
+
+// The first-token and punctuation shares of every head (layer-major, the other scores 0) on one
+// input: the sums above over its n - 1 queries. All 0 for fewer than 2 tokens. With softmax these
+// are shares of each row's 1; with softmax + 1 or sigmoid (engine/model.h) the mean weights as they
+// are, not rescaled by the row's sum, so a head that attends to nothing has no sink.
+std::vector<TextHeadScores> sink_shares(const Trace& trace, const std::vector<bool>& punctuation_at);
+// The same on the lab's input, its punctuation as its tokens say (Token::is_punctuation).
+std::vector<TextHeadScores> sink_shares(const Trace& trace, const Tokens& tokens);
 
 // `held_out` windows of real text (text_task.h); `punctuation[id]` says which tokens are
 // punctuation; `repeats` sequences of random tokens from `seed`, each repeated once, filling the

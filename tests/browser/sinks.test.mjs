@@ -1,0 +1,55 @@
+// Attention sinks: the normalisation is picked in the Training tab with real clicks, the trained
+// model goes to the lab, and the Labels tab's sink grid (first-token and punctuation shares of every
+// head) shows that model. The grid's numbers are read through state(), which takes them from the
+// same engine function the grid draws.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openLab, screenshot, frames, rectOf, click } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await startServer(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); server?.stop(); });
+
+const trainState = (page) => page.evaluate(() => window.headlab.trainState());
+const sinkShares = (page) => page.evaluate(() => {
+  const s = window.headlab.state();
+  return { attention: s.config.attention, heads: s.layers.flatMap((l) => l.heads.map((h) => [h.first_token_share, h.punctuation_share])) };
+});
+
+test('a normalisation picked in the Training tab reaches the sink grid', async () => {
+  const { page, errors } = await openLab(browser, server.url);
+  const before = await sinkShares(page);
+  assert.equal(before.attention, 'softmax');
+  assert.ok(before.heads.every(([first, punct]) => first >= 0 && first <= 1 && punct >= 0 && punct <= 1), JSON.stringify(before));
+
+  await click(page, 'tab/training');
+  await page.waitForFunction(() => window.headlab.trainState().started, null, { timeout: 30000 });
+  assert.equal((await trainState(page)).attention, 'softmax');
+
+  await click(page, 'train/attention/sigmoid');
+  await page.waitForFunction(() => window.headlab.trainState().attention === 'sigmoid', null, { timeout: 10000 });
+  assert.equal((await trainState(page)).step, 0, 'a new normalisation is a new run');
+  await click(page, 'train/step');
+  await page.waitForFunction(() => window.headlab.trainState().step >= 10, null, { timeout: 30000 });
+
+  await click(page, 'train/use');
+  await page.waitForFunction(() => window.headlab.state().config.attention === 'sigmoid', null, { timeout: 10000 });
+  const after = await sinkShares(page);
+  assert.equal(after.heads.length, 8, 'the trained model has 2 layers of 4 heads');
+  assert.notDeepEqual(after.heads, before.heads, 'the grid shows the trained model');
+  // Sigmoid rows need not sum to 1: the grid's share of the first token is of whatever each row holds.
+  const rows = await page.evaluate(() => window.headlab.state().layers[0].heads[0].attention.map((r) => r.reduce((a, b) => a + b, 0)));
+  assert.ok(rows.some((sum) => Math.abs(sum - 1) > 1e-3), 'sigmoid rows do not all sum to 1: ' + rows);
+  const grid = await rectOf(page, 'labels/sinks');
+  assert.ok(grid.width > 100 && grid.height > 60, 'the sink grid is drawn in the Labels tab: ' + JSON.stringify(grid));
+  await page.mouse.move(5, page.viewportSize().height - 5);
+  await frames(page, 3);
+  await screenshot(page, 'sinks-sigmoid');
+
+  // Another choice, through the same control: softmax + 1, a fresh run again.
+  await click(page, 'tab/training');
+  await click(page, 'train/attention/softmax_plus_one');
+  await page.waitForFunction(() => window.headlab.trainState().attention === 'softmax_plus_one', null, { timeout: 10000 });
+  assert.equal((await trainState(page)).step, 0);
+  assert.deepEqual(errors, []);
+});
