@@ -194,7 +194,10 @@ void draw_stacked(PanelContext& context) {
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader(with_id(context.tr("window_selected_head"), "selectedhead").c_str())) {
     // Square views fill the width; the room above them holds the tabs, which wrap to a second row.
-    const float detail_h = width + font * 4.0f + ImGui::GetFrameHeightWithSpacing();
+    // The Many sentences tab also needs room under its square plot for the picked sentence, or
+    // for its counts and contexts.
+    const float below = context.ui.detail == DetailView::query_key ? font * 14.0f : 0.0f;
+    const float detail_h = width + font * 4.0f + ImGui::GetFrameHeightWithSpacing() + below;
     ImGui::BeginChild("detail_area", ImVec2(width, detail_h), true);
     draw_detail_area(context, width - font, detail_h - font);
     ImGui::EndChild();
