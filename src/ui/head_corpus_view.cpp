@@ -74,7 +74,7 @@ void context_line(const analysis::SampledSentence& sentence, const analysis::Str
     const ImVec2 p = ImGui::GetCursorScreenPos();
     if (boxed) draw->AddRectFilled(ImVec2(p.x - 2, p.y), ImVec2(p.x + size.x + 2, p.y + size.y), colour & IM_COL32(255, 255, 255, 70), 3.0f);
     ImGui::TextColored(ImColor(colour), "%s", text.c_str());
-    x = p.x - start_x + size.x + ImGui::CalcTextSize(" ").x;
+    x = p.x - start_x + size.x + 4.0f;  // a subword's own "␣" shows where words start
   };
   const ImU32 plain = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   if (from > 0) piece("\xE2\x80\xA6", faint, false);  // "…"
@@ -116,7 +116,9 @@ void draw_head_corpus_view(PanelContext& context, QueryKeyView& view, float widt
   const analysis::HeadCorpus& corpus = view.corpus;
   ImGui::BeginChild("corpus_body", ImVec2(width, std::max(ImGui::GetFontSize() * 6.0f, height - (ImGui::GetCursorPosY() - top))));
   const float inner = width - ImGui::GetStyle().ScrollbarSize;
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + inner);
   ImGui::TextDisabled("%s", format_text(context.tr("corpus_counted"), corpus.queries, corpus.forced).c_str());
+  ImGui::PopTextWrapPos();
   if (corpus.queries == 0) {
     ImGui::TextUnformatted(context.tr("corpus_none"));
     ImGui::EndChild();
@@ -126,7 +128,13 @@ void draw_head_corpus_view(PanelContext& context, QueryKeyView& view, float widt
   const float font = ImGui::GetFontSize();
   const bool beside = inner > font * 34.0f;
   const float column = beside ? inner * 0.5f - font : inner;
-  const float name_width = font * 9.5f, bar = std::max(font * 3.0f, column - name_width - font * 3.0f);
+  // Names as wide as the longest kind's, so no bar covers one.
+  float name_width = font * 6.0f;
+  for (int k = 0; k < analysis::kAttendedKindCount; ++k) {
+    const std::string key = std::string("kind_") + analysis::attended_kind_name(static_cast<analysis::AttendedKind>(k));
+    name_width = std::max(name_width, ImGui::CalcTextSize(context.tr(key.c_str())).x + font);
+  }
+  const float bar = std::max(font * 3.0f, column - name_width - font * 3.0f);
   ImGui::BeginGroup();
   ImGui::TextUnformatted(context.tr("corpus_kinds"));
   for (int k = 0; k < analysis::kAttendedKindCount; ++k) {

@@ -101,7 +101,7 @@ void draw_plot(PanelContext& context, QueryKeyView& view, ImVec2 size) {
   const PlotFrame frame = fit(m, corner, size);
   register_rect(context.ui, ids::kQueryKeyPlot, frame.at(m.min_x, m.max_y, m), frame.at(m.max_x, m.min_y, m));
   const float font = ImGui::GetFontSize();
-  const float radius = std::max(2.5f, font * 0.2f);
+  const float radius = std::max(3.0f, font * 0.26f);
   const int count = static_cast<int>(view.map.points.size());
   const int picked_sentence = view.picked >= 0 ? view.map.points[static_cast<std::size_t>(view.picked)].sentence : -1;
   draw->PushClipRect(corner, ImVec2(corner.x + size.x, corner.y + size.y), true);
@@ -122,7 +122,7 @@ void draw_plot(PanelContext& context, QueryKeyView& view, ImVec2 size) {
     const Matrix& points = key ? m.key_points : m.query_points;
     for (int i = 0; i < count; ++i) {
       const int sentence = view.map.points[static_cast<std::size_t>(i)].sentence;
-      const float alpha = picked_sentence < 0 || sentence == picked_sentence ? 0.9f : 0.18f;
+      const float alpha = picked_sentence < 0 || sentence == picked_sentence ? 0.9f : 0.3f;
       draw_point(draw, frame.at(points(i, 0), points(i, 1), m), key, radius, point_colour(view, sample, i, key, alpha));
     }
   }
@@ -209,9 +209,11 @@ void draw_picture(PanelContext& context, QueryKeyView& view, float width, float 
   float shown = 0.0f;
   for (float v : axes.variances) shown += v;
   const int sentences = static_cast<int>(view.job->sample().sentences.size());
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
   ImGui::TextDisabled("%s", format_text(context.tr("qk_summary"), sentences, static_cast<int>(view.map.points.size()),
                                         axes.total_variance > 0 ? 100.0f * shown / axes.total_variance : 0.0f)
                                 .c_str());
+  ImGui::PopTextWrapPos();
   const float font = ImGui::GetFontSize();
   const float left = height - (ImGui::GetCursorPosY() - top);
   // Beside the plot when the tab is wide, under it otherwise (phones), with room for a few lines.

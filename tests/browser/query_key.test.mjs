@@ -1,4 +1,4 @@
-// The Q & K tab (AttentionViz): opened with a real click, a point of the picture clicked or tapped
+// The Many sentences tab: queries and keys (AttentionViz) and the strongest attention (exBERT): opened with a real click, a point of the picture clicked or tapped
 // where the page says it is, and its sentence read back from the live region; on the toy model, on
 // the real-text model through lesson 21, on a phone in Chinese.
 import { test, before, after } from 'node:test';
@@ -74,7 +74,7 @@ async function pickPoint(page, map, { tap = false } = {}) {
   return { ref, role: point.role, sentence };
 }
 
-test('the Q & K tab plots many sentences, and a clicked point shows its sentence and attention', async () => {
+test('the Many sentences tab plots queries and keys, and a clicked point shows its sentence and attention', async () => {
   const { page, errors } = await openLab(browser, server.url, { width: 1280, height: 720 });
   await click(page, 'tab/qkmap');
   assert.equal(await page.evaluate(() => window.headlab.view()), 'qkmap.weights');
@@ -105,7 +105,7 @@ test('the Q & K tab plots many sentences, and a clicked point shows its sentence
   await page.context().close();
 });
 
-test('lesson 21 opens the Q & K tab on the real-text model, and the map follows the selected head', async () => {
+test('lesson 21 opens the queries-and-keys view on the real-text model, and the map follows the selected head', async () => {
   const { page, errors } = await openLab(browser, server.url, { width: 1920, height: 1080, deviceScaleFactor: 2 });
   await page.evaluate(() => window.headlab.request({ op: 'startLesson', lesson: 20, step: 0 }));
   await page.waitForFunction(() => window.headlab.state().tokenizer === 'text', null, { timeout: 30000 });
