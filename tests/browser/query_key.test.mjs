@@ -1,6 +1,7 @@
-// The Many sentences tab: queries and keys (AttentionViz) and the strongest attention (exBERT): opened with a real click, a point of the picture clicked or tapped
-// where the page says it is, and its sentence read back from the live region; on the toy model, on
-// the real-text model through lesson 21, on a phone in Chinese.
+// The Many sentences tab, its queries-and-keys picture (AttentionViz) and its strongest attention
+// (exBERT): opened with real clicks and taps, a point of the picture clicked where the page says it
+// is and its sentence read back from the live region, a search typed; on the toy model, on the
+// real-text model through lesson 21, on a phone in Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openLab, frames, click, rectOf, screenshot } from './harness.mjs';
