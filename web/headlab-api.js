@@ -66,6 +66,11 @@
     layerProfile: () => call({ op: 'layerProfile' }),
     // Michel et al.'s pruning curve of the lab model: importance order against random orders.
     pruningCurve: (random_orders = 5) => call({ op: 'pruningCurve', random_orders }),
+    // Queries and keys of many sentences in one picture (AttentionViz), as the Q & K tab draws them.
+    queryKeyMap: (layer, head) => call(layer === undefined ? { op: 'queryKeyMap' } : { op: 'queryKeyMap', layer, head }),
+    // A head across the same sentences (exBERT): where its strongest attention goes; options
+    // {layer, head, count, search}, the selected head by default.
+    headCorpus: (options = {}) => call({ op: 'headCorpus', ...options }),
     loadModel: (model) => call({ op: 'loadModel', json: typeof model === 'string' ? model : JSON.stringify(model) }),
     applyPreset: (layer, head, preset) => call({ op: 'applyPreset', layer, head, preset }),
     // The other edits (src/app/action.h; each is one undo step, refused with a reason naming the field).

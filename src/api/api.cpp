@@ -11,12 +11,14 @@
 #include "app/action_codec.h"
 #include "app/lesson_runner.h"
 #include "app/pruning_curve.h"
+#include "app/query_key_job.h"
 #include "app/request_fields.h"
 #include "app/saved_state.h"
 #include "app/share_link.h"
 #include "engine/analysis/analysis_json.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/circuits.h"
+#include "engine/analysis/head_corpus.h"
 #include "engine/embedding.h"
 #include "engine/model_file.h"
 
@@ -156,6 +158,68 @@ json op_pruning_curve(Controller& c, RequestFields& f) {
                               {"max", curve.random_max}}}});
 }
 
+// Queries and keys of many sentences in one picture (AttentionViz; engine/analysis/query_key_map.h):
+// the same sentences and numbers as the Q & K tab, read at once. Token t of sentence s is point
+// i of both lists; the tab fits `bounds` into its plot with one scale for both axes.
+json op_query_key_map(Controller& c, RequestFields& f) {
+  const AppState& state = c.state();
+  const Model& model = state.document.model;
+  int layer = state.selection.layer, head = state.selection.head;
+  if (!f.integer("layer", 0, static_cast<long long>(model.layers.size()) - 1, layer) ||
+      !f.integer("head", 0, model.layers[layer].head_count() - 1, head))
+    return failure(f.error());
+  const analysis::QueryKeySample sample = sample_query_keys(state, c.resources(), layer);
+  const analysis::HeadQueryKeyMap picture = analysis::head_query_key_map(sample, head);
+  const analysis::QueryKeyMap& m = picture.map;
+  json sentences = json::array();
+  for (const analysis::SampledSentence& s : sample.sentences) {
+    const Matrix& a = s.heads[static_cast<std::size_t>(head)].attention;
+    json rows = json::array();
+    for (Eigen::Index i = 0; i < a.rows(); ++i) rows.push_back(std::vector<float>(a.row(i).data(), a.row(i).data() + a.cols()));
+    sentences.push_back({{"text", s.text}, {"tokens", s.tokens}, {"attention", std::move(rows)}});
+  }
+  json points = json::array();
+  for (std::size_t i = 0; i < picture.points.size(); ++i) {
+    const Eigen::Index r = static_cast<Eigen::Index>(i);
+    points.push_back({{"sentence", picture.points[i].sentence}, {"position", picture.points[i].position},
+                      {"query", {m.query_points(r, 0), m.query_points(r, 1)}}, {"key", {m.key_points(r, 0), m.key_points(r, 1)}}});
+  }
+  const RowVector& shift = m.normalisation.key_shift;
+  return success({{"layer", layer}, {"head", head}, {"sentences", std::move(sentences)}, {"points", std::move(points)},
+                  {"bounds", {{"min_x", m.min_x}, {"max_x", m.max_x}, {"min_y", m.min_y}, {"max_y", m.max_y}}},
+                  {"query_scale", m.normalisation.query_scale},
+                  {"key_shift", std::vector<float>(shift.data(), shift.data() + shift.size())},
+                  {"variances", m.axes.variances}, {"total_variance", m.axes.total_variance}});
+}
+
+// A head across the same sentences (exBERT; engine/analysis/head_corpus.h), as the tab's
+// "Strongest attention" view counts it, for an optional search.
+json op_head_corpus(Controller& c, RequestFields& f) {
+  const AppState& state = c.state();
+  const Model& model = state.document.model;
+  int layer = state.selection.layer, head = state.selection.head, count = 20;
+  std::string search;
+  if (!f.integer("layer", 0, static_cast<long long>(model.layers.size()) - 1, layer) ||
+      !f.integer("head", 0, model.layers[layer].head_count() - 1, head) || !f.integer("count", 1, 1000, count) ||
+      !f.string("search", search))
+    return failure(f.error());
+  const analysis::QueryKeySample sample = sample_query_keys(state, c.resources(), layer);
+  const analysis::HeadCorpus corpus = analysis::head_corpus(sample, head, c.resources().lexicon, model.causal, count, search);
+  json kinds = json::object(), classes = json::object(), strongest = json::array();
+  for (int k = 0; k < analysis::kAttendedKindCount; ++k)
+    kinds[analysis::attended_kind_name(static_cast<analysis::AttendedKind>(k))] = corpus.kinds[static_cast<std::size_t>(k)];
+  for (int p = 0; p < analysis::kPartOfSpeechCount; ++p)
+    if (corpus.word_classes[static_cast<std::size_t>(p)] > 0)
+      classes[to_string(static_cast<PartOfSpeech>(p))] = corpus.word_classes[static_cast<std::size_t>(p)];
+  for (const analysis::StrongContext& s : corpus.strongest) {
+    const analysis::SampledSentence& sentence = sample.sentences[static_cast<std::size_t>(s.sentence)];
+    strongest.push_back({{"sentence", s.sentence}, {"text", sentence.text}, {"tokens", sentence.tokens}, {"query", s.query},
+                         {"key", s.key}, {"weight", s.weight}, {"kind", analysis::attended_kind_name(s.kind)}});
+  }
+  return success({{"layer", layer}, {"head", head}, {"queries", corpus.queries}, {"forced", corpus.forced},
+                  {"kinds", std::move(kinds)}, {"word_classes", std::move(classes)}, {"strongest", std::move(strongest)}});
+}
+
 struct Handler {
   const char* op;
   std::vector<const char*> fields;
@@ -188,7 +252,9 @@ const std::vector<Handler>& handlers() {
       {"circuits", {"layer", "head"}, op_circuits},
       {"composition", {"layer_a", "layer_b"}, op_composition},
       {"layerProfile", {}, op_layer_profile},
-      {"pruningCurve", {"random_orders"}, op_pruning_curve}};
+      {"pruningCurve", {"random_orders"}, op_pruning_curve},
+      {"queryKeyMap", {"layer", "head"}, op_query_key_map},
+      {"headCorpus", {"layer", "head", "count", "search"}, op_head_corpus}};
   return table;
 }
 

@@ -85,9 +85,11 @@ std::size_t max_input_tokens(const Model& model) {
 }
 
 PreparedInput prepare_input(const Document& document, const Lexicon& lexicon, const bpe::BpeTokenizer* subword) {
+  return prepare_input(document.model, document.input, lexicon, subword);
+}
+
+PreparedInput prepare_input(const Model& model, const Input& input, const Lexicon& lexicon, const bpe::BpeTokenizer* subword) {
   PreparedInput prepared;
-  const Model& model = document.model;
-  const Input& input = document.input;
   subword = matching(model, subword);
   if (!model.tokenizer.empty() && (input.kind == InputKind::text || input.kind == InputKind::token_ids)) {
     const std::size_t cap = max_input_tokens(model);

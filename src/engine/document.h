@@ -47,6 +47,10 @@ std::size_t max_input_tokens(const Model& model);
 // text is the readable label of bpe::token_labels ("␣the", "‹喜›").
 PreparedInput prepare_input(const Document& document, const Lexicon& lexicon,
                             const bpe::BpeTokenizer* subword = nullptr);
+// The same for `input` read by `model`, for inputs other than the document's own (a checkpoint's
+// model is not copied to read another sentence).
+PreparedInput prepare_input(const Model& model, const Input& input, const Lexicon& lexicon,
+                            const bpe::BpeTokenizer* subword = nullptr);
 
 // Everything prepare_input reads besides the lexicon: the input and the model's embedding fields,
 // not the layers. Equal sources prepare equal inputs, so a weight edit need not re-tokenize and

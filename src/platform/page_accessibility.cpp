@@ -45,6 +45,9 @@ void mirror_to_live_region(Platform& p) {
   const headlab::ui::Words words{p.controller->resources(), p.state.progress.language};
   std::string text = headlab::ui::format_text(words("a11y_head_title"), sel.layer, sel.head) + ": " +
                      headlab::ui::head_caption(p.state, sel.layer, sel.head, words) + ".";
+  // The point picked in the queries-and-keys picture, while that tab is shown.
+  if (p.ui.detail == headlab::ui::DetailView::query_key && !p.ui.query_key.announcement.empty())
+    text += " " + p.ui.query_key.announcement;
   if (!p.state.notices.empty())
     text += " " + headlab::app::notice_text(p.state.notices.back(), words.resources.ui_text, words.language);
   if (text != p.ui.live_text) {

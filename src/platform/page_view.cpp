@@ -15,7 +15,7 @@ using headlab::ui::DetailView;
 using headlab::ui::SidePanel;
 
 // Names as the page's links spell them; index = the enum's value.
-constexpr std::array<const char*, 6> kDetailNames = {"heatmap", "arcs", "concat", "training", "circuits", "predictions"};
+constexpr std::array<const char*, 7> kDetailNames = {"heatmap", "arcs", "concat", "training", "circuits", "predictions", "qkmap"};
 constexpr std::array<const char*, 2> kSideNames = {"weights", "labels"};
 
 template <std::size_t N>

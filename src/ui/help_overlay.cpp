@@ -30,7 +30,7 @@ void draw_help_overlay(PanelContext& context) {
           {"Ctrl+Shift+Z, Ctrl+Y", nullptr, "help_redo"},
           {"[  ]", nullptr, "help_select_head"},
           {"{  }", nullptr, "help_select_layer"},
-          {"1  2  3  4  5", nullptr, "help_views"},
+          {"1  2  3  4  5  6", nullptr, "help_views"},
           {"W  L", nullptr, "help_side_panels"},
           {"?", nullptr, "help_toggle"},
           {nullptr, "help_keys_keyboard", "help_keyboard"},
@@ -50,7 +50,7 @@ void draw_help_overlay(PanelContext& context) {
     }
     ImGui::Separator();
     ImGui::PushTextWrapPos(0.0f);
-    for (const char* key : {"help_heatmap", "help_arcs", "help_concat", "help_training", "help_circuits"})
+    for (const char* key : {"help_heatmap", "help_arcs", "help_concat", "help_training", "help_circuits", "help_query_key"})
       ImGui::TextUnformatted(context.tr(key));
     ImGui::PopTextWrapPos();
   }

@@ -39,6 +39,7 @@ void handle_shortcuts(ActionSink& actions, LabUiState& ui) {
       case '3': ui.detail = DetailView::concat; break;
       case '4': ui.detail = DetailView::training; break;
       case '5': ui.detail = DetailView::circuits; break;
+      case '6': ui.detail = DetailView::query_key; break;
       case 'w': case 'W': ui.side = SidePanel::weights; break;
       case 'l': case 'L': ui.side = SidePanel::labels; break;
       case '[': select_relative(actions, 0, -1); break;
@@ -75,6 +76,10 @@ void open_highlighted_views(const app::AppState& state, const app::Resources& re
     else if (starts(id, "arcs")) ui.detail = DetailView::arcs;
     else if (starts(id, "concat")) ui.detail = DetailView::concat;
     else if (starts(id, "circuits")) ui.detail = DetailView::circuits;
+    else if (starts(id, "qkmap") || id == ids::kTabQueryKey || starts(id, "corpus")) {
+      ui.detail = DetailView::query_key;
+      ui.query_key.corpus_shown = starts(id, "corpus");
+    }
     else if (starts(id, ids::kOverviewSummary) || starts(id, ids::kOverviewLayerProfile)) ui.overview_summary = true;
   }
 }
@@ -96,18 +101,21 @@ struct TabLabels {
 
 void draw_detail_area(PanelContext& context, float width, float height) {
   LabUiState& ui = context.ui;
-  static const char* const kKeys[6] = {"window_heatmap", "window_arcs", "window_concat", "window_training",
-                                       "window_circuits", "window_predictions"};
-  static const char* const kStableIds[6] = {"heatmap", "arcs", "concat&w_o", "training", "circuits", "predictions"};
-  static const char* const kIds[6] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining,
-                                      ids::kTabCircuits, ids::kTabPredictions};
-  const TabLabels<6> tabs(context, kKeys, kStableIds);
+  static const char* const kKeys[7] = {"window_heatmap", "window_arcs", "window_concat", "window_training",
+                                       "window_circuits", "window_query_key", "window_predictions"};
+  static const char* const kStableIds[7] = {"heatmap", "arcs", "concat&w_o", "training", "circuits", "qkmap", "predictions"};
+  static const char* const kIds[7] = {ids::kTabHeatmap, ids::kTabArcs, ids::kTabConcat, ids::kTabTraining,
+                                      ids::kTabCircuits, ids::kTabQueryKey, ids::kTabPredictions};
+  static constexpr DetailView kViews[7] = {DetailView::heatmap, DetailView::arcs,
+                                           DetailView::concat, DetailView::training, DetailView::circuits,
+                                           DetailView::query_key, DetailView::predictions};
+  const TabLabels<7> tabs(context, kKeys, kStableIds);
   // The predictions tab is there for models that predict (an unembedding: trained, checkpoint).
-  const int tab_count = context.state().predictions.empty() ? 5 : 6;
-  if (tab_count == 5 && ui.detail == DetailView::predictions) ui.detail = DetailView::heatmap;
-  int view = static_cast<int>(ui.detail);
+  const int tab_count = context.state().predictions.empty() ? 6 : 7;
+  if (tab_count == 6 && ui.detail == DetailView::predictions) ui.detail = DetailView::heatmap;
+  int view = static_cast<int>(std::find(kViews, kViews + tab_count, ui.detail) - kViews);
   const float top = ImGui::GetCursorPosY();
-  if (segmented("detail_view", tabs.labels, tab_count, view, &ui, kIds)) ui.detail = static_cast<DetailView>(view);
+  if (segmented("detail_view", tabs.labels, tab_count, view, &ui, kIds)) ui.detail = kViews[view];
   const float content_h = height - (ImGui::GetCursorPosY() - top);  // the tabs take one row, or two on a phone
   switch (ui.detail) {
     case DetailView::heatmap: draw_head_detail(context, width, content_h); break;
@@ -116,6 +124,7 @@ void draw_detail_area(PanelContext& context, float width, float height) {
     case DetailView::training: draw_training_panel(context, width, content_h); break;
     case DetailView::circuits: draw_circuits_view(context, width, content_h); break;
     case DetailView::predictions: draw_predictions_view(context, width, content_h); break;
+    case DetailView::query_key: draw_query_key_view(context, width, content_h); break;
   }
 }
 
@@ -185,7 +194,10 @@ void draw_stacked(PanelContext& context) {
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
   if (ImGui::CollapsingHeader(with_id(context.tr("window_selected_head"), "selectedhead").c_str())) {
     // Square views fill the width; the room above them holds the tabs, which wrap to a second row.
-    const float detail_h = width + font * 4.0f + ImGui::GetFrameHeightWithSpacing();
+    // The Many sentences tab also needs room under its square plot for the picked sentence, or
+    // for its counts and contexts.
+    const float below = context.ui.detail == DetailView::query_key ? font * 14.0f : 0.0f;
+    const float detail_h = width + font * 4.0f + ImGui::GetFrameHeightWithSpacing() + below;
     ImGui::BeginChild("detail_area", ImVec2(width, detail_h), true);
     draw_detail_area(context, width - font, detail_h - font);
     ImGui::EndChild();

@@ -48,6 +48,8 @@ void draw_concat_view(PanelContext& context, float width, float height);
 void draw_training_panel(PanelContext& context, float width, float height);
 void draw_circuits_view(PanelContext& context, float width, float height);
 void draw_predictions_view(PanelContext& context, float width, float height);
+// Queries and keys of many sentences in one picture (AttentionViz).
+void draw_query_key_view(PanelContext& context, float width, float height);
 void draw_weight_editor(PanelContext& context, float width, float height);
 void draw_labels_panel(PanelContext& context, float width, float height);
 // Every head's share of attention on the first token and on punctuation (inside the labels panel).

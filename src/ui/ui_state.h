@@ -13,13 +13,15 @@
 #include "app/held_out_labels.h"
 #include "app/matrix_actions.h"
 #include "app/pruning_curve.h"
+#include "app/query_key_job.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/circuits.h"
+#include "engine/analysis/head_corpus.h"
 #include "engine/analysis/redundancy.h"
 
 namespace headlab::ui {
 
-enum class DetailView { heatmap, arcs, concat, training, circuits, predictions };
+enum class DetailView { heatmap, arcs, concat, training, circuits, predictions, query_key };
 enum class TrainingView { progress, probes, comparison };
 enum class SidePanel { weights, labels };
 // Undo/redo key chords, collected from the platform's key events (see LabUiState::history_keys).
@@ -49,6 +51,31 @@ struct TouchScroll {
   unsigned int target = 0;        // the window being scrolled
   bool scrolling = false;
   bool vertical = true;
+};
+
+// The queries-and-keys tab (AttentionViz): the sentences read for one layer, a job since each is a
+// forward pass (a checkpoint's take a tenth of a second), the picture of the selected head and the
+// point the learner picked. Computed only while the tab is shown, for the revision it describes.
+struct QueryKeyView {
+  std::uint64_t revision = ~std::uint64_t{0};
+  int layer = -1;
+  std::shared_ptr<app::QueryKeyJob> job;
+  int head = -1;  // the head `map` shows; -1: none yet
+  analysis::HeadQueryKeyMap map;
+  int picked = -1;          // a row of map.points, or -1
+  bool picked_key = false;  // the key of that token, else its query
+  bool colour_by_position = true;
+  std::string announcement;  // the picked point in words, for the page's live region
+  // The tab's other view, the head across the same sentences (exBERT): where its strongest
+  // attention goes, for the search typed, computed again when the head, search or sentences change.
+  bool corpus_shown = false;
+  std::string search;
+  bool search_active = false;
+  std::uint64_t job_serial = 0;     // counts the jobs made, so a new one is told from the last
+  std::uint64_t corpus_serial = 0;  // the job `corpus` was counted from
+  int corpus_head = -1;
+  std::string corpus_search;
+  analysis::HeadCorpus corpus;
 };
 
 struct CircuitsCache {
@@ -127,6 +154,7 @@ struct LabUiState {
   int lesson_hints_scrolled = 0;
 
   CircuitsCache circuits;
+  QueryKeyView query_key;
   TouchScroll touch_scroll;
   // The Labels tab's redundancy matrices, one per layer, for the model revision they describe. The
   // analysis of an edit leaves them out, so they are computed only while the tab is drawn; the

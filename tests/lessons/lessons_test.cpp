@@ -210,7 +210,7 @@ TEST_F(LessonsTest, HighlightsNameWidgetsThatExist) {
   Result<LessonList> lessons = lessons::load_lessons();
   ASSERT_TRUE(lessons.ok());
   const std::set<std::string> prefixes = {"heads/", "layers/", "editor/", "tab/", "overview", "detail/", "examples",
-                                          "sentence", "arcs", "labels", "concat", "train/"};
+                                          "sentence", "arcs", "labels", "concat", "train/", "qkmap/", "corpus/"};
   for (const auto& lesson : lessons.value())
     for (const auto& step : lesson.steps)
       for (const std::string& id : step.highlight) {

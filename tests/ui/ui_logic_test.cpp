@@ -235,7 +235,7 @@ TEST_F(ControllerTest, LabDrawsHeadlesslyAtEverySize) {
   LabUiState ui;
   for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844), ImVec2(3840, 2160)}) {
     io.DisplaySize = size;
-    for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat, DetailView::circuits}) {
+    for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat, DetailView::circuits, DetailView::query_key}) {
       ui.detail = view;
       ui.side = view == DetailView::arcs ? SidePanel::labels : SidePanel::weights;
       io.DeltaTime = 1.0f / 60.0f;
@@ -265,7 +265,7 @@ TEST_F(ControllerTest, EveryViewFindsItsTextsInBothLanguages) {
     app::set_language(controller, language);
     for (const bool summary : {false, true}) {
       ui.overview_summary = summary;
-      for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat, DetailView::circuits}) {
+      for (const DetailView view : {DetailView::heatmap, DetailView::arcs, DetailView::concat, DetailView::circuits, DetailView::query_key}) {
         for (const SidePanel side : {SidePanel::weights, SidePanel::labels}) {
           ui.detail = view;
           ui.side = side;
