@@ -17,11 +17,23 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
   const Eigen::Index cols = logits.cols();
   for (Eigen::Index i = 0; i < logits.rows(); ++i) {
     // Subtracting the largest finite logit keeps exp() in range for any magnitude.
-    float max_logit = -std::numeric_limits<float>::infinity();
-    int positive_infinities = 0;
-    for (Eigen::Index j = 0; j < cols; ++j) {
-      const float v = logits(i, j);
-      if (v == std::numeric_limits<float>::infinity()) ++positive_infinities;
+    // Four at a time: v - v is 0 for a finite v and NaN for an infinity or NaN, which no
+    // comparison lets through.
+    constexpr float kInf = std::numeric_limits<float>::infinity();
+    const float* scores = &logits(i, 0);
+    Vec4 maxima = splat4(-kInf);
+    Int4 infinities{};
+    Eigen::Index j = 0;
+    for (; j + 4 <= cols; j += 4) {
+      const Vec4 v = load4(scores + j);
+      maxima = select4((v - v == Vec4{}) & (v > maxima), v, maxima);
+      infinities = infinities - (v == splat4(kInf));  // a true comparison is -1
+    }
+    float max_logit = std::max(std::max(maxima[0], maxima[1]), std::max(maxima[2], maxima[3]));
+    int positive_infinities = infinities[0] + infinities[1] + infinities[2] + infinities[3];
+    for (; j < cols; ++j) {
+      const float v = scores[j];
+      if (v == kInf) ++positive_infinities;
       else if (std::isfinite(v) && v > max_logit) max_logit = v;
     }
     if (positive_infinities > 0) {  // the limit of softmax: equal share among the +inf entries
@@ -46,7 +58,7 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
       sums = sums + e;
       return e;
     };
-    Eigen::Index j = 0;
+    j = 0;
     for (; j + 4 <= cols; j += 4) store4(out_row + j, exp_shifted(load4(in_row + j)));
     if (j < cols) {
       float lanes[4];
