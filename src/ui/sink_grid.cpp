@@ -27,6 +27,9 @@ const char* normalization_key(AttentionNormalization kind) {
   return "sinks_kind_softmax";
 }
 
+// Up to this many heads (the lab's largest hand-built layer), the section opens by itself.
+constexpr int kSinkGridOpenHeads = 16;
+
 // Dark text on the bright end of viridis, light on the dark end.
 ImU32 text_on(float t) { return t > 0.55f ? IM_COL32(20, 20, 30, 255) : IM_COL32(245, 245, 245, 255); }
 
@@ -35,11 +38,19 @@ ImU32 text_on(float t) { return t > 0.55f ? IM_COL32(20, 20, 30, 255) : IM_COL32
 void draw_sink_grid(PanelContext& context, float width) {
   const app::AppState& state = context.state();
   const Words words = context.words();
+  // A section of its own, open at first for the lab's models; a checkpoint's grid (GPT-2 small:
+  // 144 cells, 12 rows at 1280 px) would push the rest of the tab off the screen, so it starts
+  // closed there and opens on a click.
+  int head_count = 0;
+  for (const LayerTrace& layer : state.trace.layers) head_count += static_cast<int>(layer.heads.size());
+  const ImGuiTreeNodeFlags flags = head_count <= kSinkGridOpenHeads ? ImGuiTreeNodeFlags_DefaultOpen : 0;
+  const bool open = ImGui::CollapsingHeader(with_id(words("sinks_title"), "sinks").c_str(), flags);
+  register_item(context.ui, ids::kSinksSection);
+  if (!open) return;
   const std::vector<training::TextHeadScores> sinks = training::sink_shares(state.trace, state.input.tokens);
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
-  ImGui::TextUnformatted(words("sinks_title"));
-  ImGui::SameLine();
   help_marker(words("sinks_help"));
+  ImGui::SameLine();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("%s", words(normalization_key(state.document.model.attention)));
   ImGui::PopTextWrapPos();

@@ -63,6 +63,7 @@ inline constexpr const char* kHighlightStill = "highlight/still/";
 inline constexpr const char* kEditorPruned = "editor/pruned";  // the selected head's "pruned" checkbox
 inline constexpr const char* kLabels = "labels";
 inline constexpr const char* kSinks = "labels/sinks";  // the attention-sink grid: first-token and punctuation shares
+inline constexpr const char* kSinksSection = "labels/sinks_section";  // the sink grid's header
 inline constexpr const char* kLabelsHeldOut = "labels/held_out";       // + "/layer/head": a trained head's held-out label
 inline constexpr const char* kPruningSection = "labels/pruning";        // the pruning curve's header
 inline constexpr const char* kPruningMeasure = "labels/pruning/measure";
