@@ -10,8 +10,9 @@ namespace headlab {
 
 namespace {
 
-// A tile of C is kRows x kPanel: 12 accumulators, two vectors of B and one of A fill the 16 vector
-// registers V8 has on x86-64 (XNNPACK's SIMD128 kernels use the same 6 x 8 shape).
+// A tile of C is kRows x kPanel: 12 accumulators, two vectors of B and a broadcast of A are 15 of
+// the 16 vector registers V8 has on x86-64 (the six loaded vectors of A may live on the stack);
+// XNNPACK's SIMD128 kernels for x86 use the same 6 x 8 shape.
 constexpr int kRows = 6;
 constexpr int kPanel = 8;
 
