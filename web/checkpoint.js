@@ -24,32 +24,12 @@
           if (!response.ok) throw new Error(pageText('download_failed', { url, status: response.status }));
           return response.text();
         }));
-        const error = callWithTwoStrings('headlab_set_gpt2_tokenizer', texts[0], texts[1]);
+        const error = window.headlab._callWithStrings('headlab_set_gpt2_tokenizer', texts[0], texts[1]);
         if (error) throw new Error(error);
       })();
       tokenizerLoad.catch(() => { tokenizerLoad = null; });  // a later checkpoint tries again
     }
     return tokenizerLoad;
-  }
-
-  function copyString(text) {
-    const size = Module.lengthBytesUTF8(text) + 1;
-    const pointer = Module._malloc(size) >>> 0;
-    if (!pointer) throw new Error('out of memory');
-    Module.stringToUTF8(text, pointer, size);
-    return pointer;
-  }
-
-  function callWithTwoStrings(name, a, b) {
-    const first = copyString(a);
-    let second = 0;
-    try {
-      second = copyString(b);
-      return Module.UTF8ToString(Module['_' + name](first, second) >>> 0);
-    } finally {
-      Module._free(first);
-      if (second) Module._free(second);
-    }
   }
 
   // [SECTION] The progress panel: a bar, what is being read, Cancel; or the head count asked for.

@@ -23,6 +23,23 @@
     }
   }
 
+  // The same with several strings, each copied into the heap; returns the C function's string.
+  function callWithStrings(name, ...texts) {
+    const pointers = [];
+    try {
+      for (const text of texts) {
+        const size = Module.lengthBytesUTF8(text) + 1;
+        const pointer = Module._malloc(size) >>> 0;
+        if (!pointer) throw new Error('HeadLab is out of memory for ' + size + ' bytes');
+        pointers.push(pointer);
+        Module.stringToUTF8(text, pointer, size);
+      }
+      return Module.UTF8ToString(Module['_' + name](...pointers) >>> 0);
+    } finally {
+      for (const pointer of pointers) Module._free(pointer);
+    }
+  }
+
   function call(request) {
     if (!window.Module || !Module.calledRun) throw new Error('HeadLab is not loaded yet');
     if (window.headlabCrash.stopped) throw new Error('HeadLab has stopped after an internal error; reload the page');
@@ -146,7 +163,7 @@
     trainStart: (options = {}) => call({ op: 'trainStart', ...options }),   // {seed, lr, task}: a seed or task starts a new run
     // The request a lesson makes: the run follows it at the next frame and the Training tab opens.
     requestTraining: (options = {}) => call({ op: 'requestTraining', ...options }),  // {task, seed, run, fresh}
-    requestHeadCountExperiment: (options = {}) => call({ op: 'requestHeadCountExperiment', ...options }),  // {run, fresh}
+    requestHeadCountExperiment: (options = {}) => call({ op: 'requestHeadCountExperiment', ...options }),  // {run, fresh, task}
     trainPause: () => call({ op: 'trainPause' }),
     trainStep: (steps = 1) => call({ op: 'trainStep', steps }),
     trainReset: (options = {}) => call({ op: 'trainReset', ...options }),   // {seed, lr, task}
@@ -183,6 +200,7 @@
     benchmarkModel: (options = {}) => call({ op: 'benchmarkModel', ...numbers(options) }),  // {reps}: the lab's own model
     benchmarkBlock: (options = {}) => call({ op: 'benchmarkBlock', ...numbers(options) }),  // {n, d_model, heads, reps}: a GPT-2 block
     _callWithString: callWithString,
+    _callWithStrings: callWithStrings,
     _resolveReady: () => resolveReady(),
     _rejectReady: (error) => rejectReady(error),
   };

@@ -3,8 +3,33 @@
 // on real text read) and the real-text model (models/text.safetensors) are fetched once the lab is
 // on screen and copied into the module. The lab's ready promise waits for it, so nothing asks for it before it is there;
 // a failure is reported in the console and the model then says it is missing when asked for.
+// The real-text sample (corpus/, about 360 KB compressed) is fetched only when the module asks for
+// it (a learner runs the head-count experiment on real text): headlabLoadTextCorpus.
 'use strict';
 (function () {
+  let corpusLoad = null;
+  window.headlabLoadTextCorpus = () => {
+    if (corpusLoad) return corpusLoad;
+    corpusLoad = (async () => {
+      try {
+        await window.headlab.ready;  // the text vocabulary is in by then
+        const texts = await Promise.all(['corpus/sample.train.txt', 'corpus/sample.heldout.txt'].map(async (url) => {
+          const response = await fetch(url);
+          if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+          return response.text();
+        }));
+        const refusal = window.headlab._callWithStrings('headlab_set_text_corpus', texts[0], texts[1]);
+        if (refusal) throw new Error(refusal);
+      } catch (error) {
+        const reason = String(error.message || error);
+        console.warn('HeadLab: the text sample could not be loaded: ' + reason);
+        window.headlab._callWithString('headlab_text_corpus_failed', reason);
+        corpusLoad = null;  // asking again tries again
+      }
+    })();
+    return corpusLoad;
+  };
+
   window.headlabLoadLateAssets = async () => {
     try {
       const response = await fetch('models/trained.json');

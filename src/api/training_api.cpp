@@ -75,7 +75,8 @@ json experiment_json(const TrainingSession& session) {
   for (const training::HeadCountPoint& p : e->points())
     points.push_back({{"heads", p.heads}, {"runs", p.runs}, {"mean", p.runs ? number(p.mean) : json(nullptr)},
                       {"min", p.runs ? number(p.min) : json(nullptr)}, {"max", p.runs ? number(p.max) : json(nullptr)}});
-  return {{"running", session.experiment_running()}, {"in_worker", session.experiment_in_worker()},
+  return {{"task", training::task_name(session.experiment_task())},
+          {"running", session.experiment_running()}, {"in_worker", session.experiment_in_worker()},
           {"done", e->done()}, {"step", e->steps_done()},
           {"total", e->steps_total()}, {"steps_per_run", e->steps_per_run()}, {"runs", runs}, {"points", points}};
 }
@@ -101,7 +102,9 @@ json training_state_json(const TrainingSession& session, bool losses) {
               {"frames", session.frames()},
               {"probes", probes_json(session)},
               {"comparison", comparison_json(session, losses)},
-              {"experiment", experiment_json(session)}};
+              {"experiment", experiment_json(session)},
+              {"experiment_waiting", session.experiment_waiting()},
+              {"experiment_error", session.experiment_error()}};
   const training::Trainer* trainer = session.trainer();
   out["step"] = trainer ? trainer->steps_done() : 0;
   if (!trainer) return out;
@@ -243,15 +246,24 @@ json op_compare_heads(Dispatcher& d, const TrainingSession& session, RequestFiel
   return success(comparison_json(session, losses));
 }
 
+// A `task` starts a new experiment of it (on real text it may first wait for the text sample:
+// "waiting" in the reply); otherwise `steps` steps it, `run` runs or pauses it, and nothing
+// starts a new one of the task the last one had.
 json op_head_count_experiment(Dispatcher& d, const TrainingSession& session, RequestFields& f) {
   int steps = 0;
   bool run = false;
-  if (!f.integer("steps", 1, 20000, steps) || !f.boolean("run", run)) return failure(f.error());
-  const Action action = f.has("steps") ? Action(StepExperiment{steps})
-                        : f.has("run") ? Action(SetExperimentRunning{run})
-                                       : Action(StartExperiment{});
+  training::Task task = session.experiment_task();
+  if (!f.integer("steps", 1, 20000, steps) || !f.boolean("run", run) || !f.one_of("task", training::kTaskNames, task))
+    return failure(f.error());
+  const Action action = f.has("task")    ? Action(StartExperiment{task})
+                        : f.has("steps") ? Action(StepExperiment{steps})
+                        : f.has("run")   ? Action(SetExperimentRunning{run})
+                                         : Action(StartExperiment{task});
   if (json refused = applied(d, {action}); !refused.is_null()) return refused;
-  return success(experiment_json(session));
+  json out = experiment_json(session);
+  if (out.is_null()) out = json::object();
+  out["waiting"] = session.experiment_waiting();
+  return success(out);
 }
 
 struct TrainingOp {
@@ -272,7 +284,7 @@ const std::vector<TrainingOp>& training_ops() {
       {"trainBenchmark", {"seconds"}, op_train_benchmark},
       {"probe", {"wait"}, op_probe},
       {"compareHeads", {"steps", "run", "losses"}, op_compare_heads},
-      {"headCountExperiment", {"steps", "run"}, op_head_count_experiment}};
+      {"headCountExperiment", {"steps", "run", "task"}, op_head_count_experiment}};
   return table;
 }
 

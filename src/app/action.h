@@ -177,12 +177,14 @@ struct RequestTraining {
   AttentionNormalization attention = AttentionNormalization::softmax;
 };
 
-// Asks the page's training session for the one-vs-many experiment (1, 2, 4, 8 heads x 3 seeds,
-// training/head_count_experiment.h): a new one when `fresh` or when there is none, then running
-// or paused as `run` says. Followed like RequestTraining.
+// Asks the page's training session for the one-vs-many experiment (head counts x 3 seeds,
+// training/head_count_experiment.h) on `task` (grammar or lm, real text): a new one when `fresh`,
+// when there is none or when it has another task, then running or paused as `run` says. Followed
+// like RequestTraining.
 struct RequestHeadCountExperiment {
   bool run = true;
   bool fresh = false;
+  training::Task task = training::Task::grammar;
 };
 
 // [SECTION] Changes that are not edits of the document: the page's training session, the undo
@@ -223,8 +225,11 @@ struct SetComparisonRunning {
 struct StepComparison {
   int steps = 1;  // 1..5000 a side
 };
-// A new head-count experiment (1, 2, 4, 8 heads x 3 seeds), running.
-struct StartExperiment {};
+// A new head-count experiment of `task`, running: the grammar's (1, 2, 4, 8 heads) or real text's
+// (1, 2, 4, 8, 16 heads), 3 seeds each (training::head_count_plan).
+struct StartExperiment {
+  training::Task task = training::Task::grammar;
+};
 struct SetExperimentRunning {
   bool run = true;
 };

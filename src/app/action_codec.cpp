@@ -200,6 +200,7 @@ struct Op<RequestHeadCountExperiment> {
   template <class V, class S> static void fields(V& v, S& a) {
     v.with_default("run", a.run);
     v.with_default("fresh", a.fresh);
+    v.with_default("task", a.task);
   }
 };
 
@@ -252,7 +253,11 @@ struct Op<StepComparison> {
   static constexpr const char* name = "stepComparison";
   template <class V, class S> static void fields(V& v, S& a) { v.with_default("steps", a.steps); }
 };
-HEADLAB_OP_NO_FIELDS(StartExperiment, "startExperiment")
+template <>
+struct Op<StartExperiment> {
+  static constexpr const char* name = "startExperiment";
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("task", a.task); }
+};
 template <>
 struct Op<SetExperimentRunning> {
   static constexpr const char* name = "setExperimentRunning";

@@ -62,7 +62,7 @@ struct TrainingApply {
   std::string operator()(const StartComparison&) { return session.start_comparison(); }
   std::string operator()(const SetComparisonRunning& a) { return set_running(WorkerJob::comparison, a.run); }
   std::string operator()(const StepComparison& a) { return step(WorkerJob::comparison, a.steps, 5000); }
-  std::string operator()(const StartExperiment&) { return session.start_experiment(); }
+  std::string operator()(const StartExperiment& a) { return session.start_experiment(a.task); }
   std::string operator()(const SetExperimentRunning& a) { return set_running(WorkerJob::experiment, a.run); }
   std::string operator()(const StepExperiment& a) { return step(WorkerJob::experiment, a.steps, 20000); }
   std::string operator()(const UseTrainedModel&) { return session.use_in_lab(controller); }

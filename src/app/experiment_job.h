@@ -1,31 +1,40 @@
 #pragma once
-// One vs many as an experiment (training/head_count_experiment.h) as a job: 1, 2, 4 and 8 heads at
-// the same width, 3 seeds each, kExperimentStepsPerRun steps a run, scored by held-out loss. It
-// trains one run after another, in the page's frames or in the worker, and ends with its last run.
+// One vs many as an experiment (training/head_count_experiment.h) as a job: the same model with
+// several head counts at one width, 3 seeds each, scored by held-out loss, on the grammar's
+// language or on real text (training::head_count_plan says which counts and how long). It trains
+// one run after another, in the page's frames or in the worker, and ends with its last run.
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "app/clock.h"
 #include "app/pausable_job.h"
-#include "engine/training/grammar.h"
+#include "app/resources.h"
 #include "engine/training/head_count_experiment.h"
 
 namespace headlab::app {
 
-// Steps of each of the experiment's 12 runs: about a minute for all 12 natively or in the training
-// worker, a few minutes where the page trains it in its frames (docs/training.md).
+// Steps of each run of the grammar's experiment (the text task's: head_count_plan).
 inline constexpr int kExperimentStepsPerRun = 1000;
 
 class ExperimentJob final : public PausableJob {
  public:
-  // `grammar` and `clock` must outlive the job.
-  ExperimentJob(const training::Grammar& grammar, const Clock& clock) : grammar_(&grammar), clock_(&clock) {}
+  // `resources` (the grammar, the text sample) and `clock` must outlive the job.
+  ExperimentJob(const Resources& resources, const Clock& clock) : resources_(&resources), clock_(&clock) {}
 
-  // A new experiment at `learning_rate`, running; "" or why not (then the one it had stays).
-  std::string start(float learning_rate);
+  // A new experiment of `task` (grammar or lm), running or paused as `run` says; the grammar's trains at `learning_rate`,
+  // the text's at its plan's. "" or why not (then the one it had stays). On real text before the
+  // page's text sample has arrived, it asks for the sample and waits (waiting()); the one it had
+  // stays until the sample arrives.
+  std::string start(training::Task task, float learning_rate, bool run = true);
+  // Starts the text experiment it waits for once the sample is there; "" or why it cannot (then it
+  // waits no longer). Called every frame.
+  std::string start_when_ready();
+  bool waiting() const { return waiting_; }
   // Steps while the next would still end within `seconds` from now; stops running when it is done.
   void train_for(double seconds);
   const training::HeadCountExperiment* experiment() const { return experiment_ ? &*experiment_ : nullptr; }
+  training::Task task() const { return task_; }
 
   bool started() const override { return experiment_.has_value(); }
   bool can_go_on() const override { return experiment_ && !experiment_->done(); }
@@ -40,10 +49,16 @@ class ExperimentJob final : public PausableJob {
   // One step; false when that ended its last run.
   bool step_once() override;
   void write_update(WorkerUpdate& update, bool finished) const override;
-  Result<training::HeadCountExperiment> make(float learning_rate) const;
+  Result<training::HeadCountExperiment> make(training::Task task, float learning_rate) const;
 
-  const training::Grammar* grammar_;
+  const Resources* resources_;
   const Clock* clock_;
+  training::Task task_ = training::Task::grammar;
+  bool waiting_ = false;
+  float waiting_learning_rate_ = 0.0f;
+  bool waiting_run_ = true;
+  // The text task's sample: the page's (Resources::text_corpus), or in the worker what came with the run.
+  std::shared_ptr<const training::TextCorpus> train_, held_out_;
   std::optional<training::HeadCountExperiment> experiment_;
 };
 

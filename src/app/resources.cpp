@@ -7,6 +7,8 @@
 #include "engine/analysis/explanation.h"
 #include "engine/assets.h"
 #include "engine/bpe/bpe_files.h"
+#include "engine/training/head_count_experiment.h"
+#include "engine/training/text_corpus.h"
 
 namespace headlab::app {
 namespace {
@@ -131,6 +133,22 @@ std::string set_text_tokenizer(const Resources& resources, std::string_view json
   Result<bpe::BpeTokenizer> tokenizer = bpe::parse_bpe_file(json_text);
   if (!tokenizer.ok()) return "assets/tokenizers/text.json: " + tokenizer.error();
   resources.text_tokenizer->tokenizer = std::move(tokenizer).value();
+  return {};
+}
+
+std::string set_text_corpus(const Resources& resources, std::string_view train_text, std::string_view held_out_text) {
+  LateCorpus& slot = *resources.text_corpus;
+  const auto fail = [&](const std::string& why) { return slot.error = "The text sample: " + why; };
+  if (!resources.text_tokenizer->tokenizer) return fail("the text vocabulary has not arrived");
+  const bpe::BpeTokenizer& tokenizer = *resources.text_tokenizer->tokenizer;
+  auto train = std::make_shared<training::TextCorpus>(training::text_corpus(tokenizer, tokenizer.name, train_text));
+  auto held_out = std::make_shared<training::TextCorpus>(training::text_corpus(tokenizer, tokenizer.name, held_out_text));
+  const training::TextTaskConfig config = training::head_count_plan(training::Task::lm).base.text;
+  if (std::string e = training::validate_text_task(config, *train); !e.empty()) return fail("the training text: " + e);
+  if (std::string e = training::validate_text_task(config, *held_out); !e.empty()) return fail("the held-out text: " + e);
+  slot.train = std::move(train);
+  slot.held_out = std::move(held_out);
+  slot.error.clear();
   return {};
 }
 

@@ -19,6 +19,7 @@
 #include "engine/presets.h"
 #include "engine/result.h"
 #include "engine/training/grammar.h"
+#include "engine/training/text_task.h"
 
 namespace headlab::app {
 
@@ -34,6 +35,17 @@ struct LateAsset {
 // only when a GPT-2 checkpoint is opened (set_gpt2_tokenizer); each fills its slot once.
 struct LateTokenizer {
   std::optional<bpe::BpeTokenizer> tokenizer;
+};
+
+// The real-text sample the text experiment trains on (scripts/corpus/page_sample.py), tokenized
+// with the "text" vocabulary. In the page it is fetched only when a learner first asks for it: a
+// job that needs it sets `requested`, the platform layer fetches it and fills the slot (or `error`).
+struct LateCorpus {
+  std::shared_ptr<const training::TextCorpus> train;
+  std::shared_ptr<const training::TextCorpus> held_out;
+  bool requested = false;
+  std::string error;  // why it could not be had; a new request clears it
+  bool arrived() const { return train && held_out; }
 };
 
 struct Resources {
@@ -58,6 +70,7 @@ struct Resources {
   // own "text" (assets/tokenizers/text.json, read at load where the assets are files) and GPT-2's.
   std::shared_ptr<LateTokenizer> text_tokenizer = std::make_shared<LateTokenizer>();
   std::shared_ptr<LateTokenizer> gpt2_tokenizer = std::make_shared<LateTokenizer>();
+  std::shared_ptr<LateCorpus> text_corpus = std::make_shared<LateCorpus>();
   // The tokenizer named `name`, or nullptr when there is none (yet).
   const bpe::BpeTokenizer* subword_tokenizer(const std::string& name) const;
   // Role names and one-line descriptions in both languages, by analysis::Role (assets/labels.json).
@@ -75,5 +88,8 @@ Result<Resources> load_resources();
 std::string set_gpt2_tokenizer(const Resources& resources, std::string_view encoder_json, std::string_view vocab_bpe);
 // Reads assets/tokenizers/text.json (headlab-bpe-1) into `resources.text_tokenizer`.
 std::string set_text_tokenizer(const Resources& resources, std::string_view json_text);
+// Tokenizes the text sample's two splits (lines of UTF-8) into `resources.text_corpus`; needs the
+// text vocabulary. "" or why not (then also the slot's error).
+std::string set_text_corpus(const Resources& resources, std::string_view train_text, std::string_view held_out_text);
 
 }  // namespace headlab::app

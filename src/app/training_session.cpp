@@ -21,7 +21,7 @@ TrainingSession::TrainingSession(const Resources& resources, const Clock& clock)
       run_(resources, clock),
       comparison_(resources.grammar, clock),
       probes_(resources.grammar, run_),
-      experiment_(resources.grammar, clock),
+      experiment_(resources, clock),
       jobs_{&run_, &comparison_, &probes_, &experiment_} {}
 
 std::string TrainingSession::ensure_started() {
@@ -94,9 +94,11 @@ std::string TrainingSession::start_comparison() {
   return comparison_.start(settings().seed, settings().learning_rate);
 }
 
-std::string TrainingSession::start_experiment() {
+std::string TrainingSession::start_experiment(training::Task task, bool run) {
   link_.recall(WorkerJob::experiment);
-  return experiment_.start(settings().learning_rate);
+  experiment_error_ = experiment_.start(task, settings().learning_rate, run);
+  if (experiment_error_.empty()) ++experiment_starts_, experiment_asked_task_ = task;
+  return experiment_error_;
 }
 
 PausableJob& TrainingSession::pausable(WorkerJob job) {
@@ -105,7 +107,8 @@ PausableJob& TrainingSession::pausable(WorkerJob job) {
 }
 
 std::string TrainingSession::start_job(WorkerJob job) {
-  return job == WorkerJob::experiment ? start_experiment() : start_comparison();
+  // Running or stepping an experiment there is none of starts one of the task it last had.
+  return job == WorkerJob::experiment ? start_experiment(experiment_.task()) : start_comparison();
 }
 
 void TrainingSession::set_job_running(WorkerJob job, bool running) {
@@ -138,6 +141,7 @@ double TrainingSession::advance_frame() {
     frame_interval_ = 0.8 * frame_interval_ + 0.2 * std::clamp(start - last_frame_start_, 0.001, 0.25);
   last_frame_start_ = start;
   const double budget = frame_budget_seconds_ = std::min(kMaxFrameBudgetSeconds, settings().speed * frame_interval_);
+  if (experiment_.waiting()) experiment_error_ = experiment_.start_when_ready();
   if (link_.has(WorkerJob::probes) && !link_.usable()) probe_here();  // it failed: start them over here
   if (probes_.under_way() && !link_.has(WorkerJob::probes)) {
     probes_.probe_next_head();  // four regressions: the frame is theirs
@@ -203,6 +207,7 @@ lessons::TrainingReading TrainingSession::reading() const {
   if (const training::HeadCountExperiment* experiment = experiment_.experiment()) {
     for (const training::HeadCountRun& run : experiment->runs()) out.experiment_runs += run.done;
     for (const training::HeadCountPoint& point : experiment->points()) out.experiment_head_counts += point.runs > 0;
+    out.experiment_task = experiment_.task();
   }
   if (!trainer() || timeline().empty()) return out;
   const TimelineSample& sample = timeline().back();
@@ -237,8 +242,8 @@ void TrainingSession::follow(const AppState& state) {
   if (state.experiment_request_serial != followed_experiment_request_) {
     followed_experiment_request_ = state.experiment_request_serial;
     const RequestHeadCountExperiment& request = state.experiment_request;
-    if (request.fresh || !experiment_.started()) {
-      if (start_experiment().empty()) experiment_.set_running(request.run);
+    if (request.fresh || !experiment_.started() || experiment_.task() != request.task) {
+      start_experiment(request.task, request.run);
     } else {
       set_experiment_running(request.run);
     }

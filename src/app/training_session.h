@@ -120,9 +120,20 @@ class TrainingSession {
   bool comparison_running() const { return comparison_.running(); }
   int step_comparison(int steps) { return step_job(WorkerJob::comparison, steps); }
 
-  // One vs many as an experiment (experiment_job.h), at the session's learning rate. Trained in the
-  // worker (or by frames) while running, like the comparison.
-  std::string start_experiment();
+  // One vs many as an experiment (experiment_job.h) on the grammar (at the session's learning rate)
+  // or on real text. Trained in the worker (or by frames) while running, like the comparison. On
+  // real text it may first wait for the text sample (experiment_waiting()).
+  // `run` false: started paused.
+  std::string start_experiment(training::Task task = training::Task::grammar, bool run = true);
+  bool experiment_waiting() const { return experiment_.waiting(); }
+  // The experiment's task, or the one it waits to start (real text).
+  training::Task experiment_task() const { return experiment_.waiting() ? training::Task::lm : experiment_.task(); }
+  // Experiments started (or waiting to) so far, and the task the last one was asked for: a view
+  // follows the task of a new one.
+  int experiment_starts() const { return experiment_starts_; }
+  training::Task experiment_asked_task() const { return experiment_asked_task_; }
+  // Why the last experiment asked for could not start ("" when it did or still waits).
+  const std::string& experiment_error() const { return experiment_error_; }
   void set_experiment_running(bool running) { set_job_running(WorkerJob::experiment, running); }
   bool experiment_running() const { return experiment_.running(); }
   int step_experiment(int steps) { return step_job(WorkerJob::experiment, steps); }
@@ -173,6 +184,9 @@ class TrainingSession {
   WorkerLink::Jobs jobs_;  // indexed by WorkerJob
   WorkerLink link_;
   std::string error_;
+  std::string experiment_error_;
+  int experiment_starts_ = 0;
+  training::Task experiment_asked_task_ = training::Task::grammar;
   std::uint64_t followed_request_ = 0;
   std::uint64_t followed_experiment_request_ = 0;
 

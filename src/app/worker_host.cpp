@@ -9,7 +9,7 @@ WorkerHost::WorkerHost(const Resources& resources, const Clock& clock)
       run_(resources, clock),
       comparison_(resources.grammar, clock),
       probes_(resources.grammar, run_),
-      experiment_(resources.grammar, clock),
+      experiment_(resources, clock),
       jobs_{&run_, &comparison_, &probes_, &experiment_} {}
 
 std::string WorkerHost::take_over(const WorkerRun& run) {

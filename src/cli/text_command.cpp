@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,8 @@
 #include "engine/embedding.h"
 #include "engine/tensor_model_file.h"
 #include "engine/tokenizer.h"
+#include "engine/training/head_count_experiment.h"
+#include "engine/training/text_corpus.h"
 #include "engine/training/text_evaluation.h"
 #include "engine/training/trainer.h"
 
@@ -26,29 +29,26 @@ namespace {
 using nlohmann::json;
 using namespace headlab::training;
 
-bool tokenize_file(const std::string& path, const bpe::BpeTokenizer& tokenizer, std::vector<int>& ids, std::string* first_line) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  const std::vector<int> newline = bpe::encode(tokenizer, "\n").ids;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty()) continue;
-    const std::vector<int> line_ids = bpe::encode(tokenizer, line).ids;
-    // The model's example text: the first held-out line of a sentence's length.
-    if (first_line && first_line->empty() && line_ids.size() >= 12 && line_ids.size() <= 40) *first_line = line;
-    ids.insert(ids.end(), line_ids.begin(), line_ids.end());
-    ids.insert(ids.end(), newline.begin(), newline.end());
+// The lines of each file of a comma-separated list as one stream of ids (training/text_corpus.h).
+bool tokenize_files(const std::string& paths, const bpe::BpeTokenizer& tokenizer, TextCorpus& corpus) {
+  for (std::size_t start = 0; start <= paths.size();) {
+    const std::size_t comma = std::min(paths.find(',', start), paths.size());
+    std::ifstream in(paths.substr(start, comma - start), std::ios::binary);
+    if (!in) return false;
+    append_text_lines(tokenizer, std::string(std::istreambuf_iterator<char>(in), {}), corpus);
+    start = comma + 1;
   }
   return true;
 }
 
-// The lines of each file of a comma-separated list as one stream of ids, a newline token between lines.
-bool tokenize_files(const std::string& paths, const bpe::BpeTokenizer& tokenizer, std::vector<int>& ids, std::string* first_line) {
-  for (std::size_t start = 0; start <= paths.size();) {
-    const std::size_t comma = std::min(paths.find(',', start), paths.size());
-    if (!tokenize_file(paths.substr(start, comma - start), tokenizer, ids, first_line)) return false;
-    start = comma + 1;
+// The model's example text: the first line of the files of a sentence's length (12 to 40 tokens).
+std::string example_line(const std::string& paths, const bpe::BpeTokenizer& tokenizer) {
+  std::ifstream in(paths.substr(0, paths.find(',')), std::ios::binary);
+  for (std::string line; std::getline(in, line);) {
+    const std::size_t n = bpe::encode(tokenizer, line).ids.size();
+    if (n >= 12 && n <= 40) return line;
   }
-  return true;
+  return {};
 }
 
 // The lab's labels of each head, pooled over the held-out windows as the Training tab pools them.
@@ -100,6 +100,36 @@ void print_report(int step, float train_loss, const TextEvaluation& e) {
   std::fflush(stdout);
 }
 
+// The one-vs-many experiment (training/head_count_experiment.h) on the text: every run's held-out
+// loss as it finishes, then each head count's mean and range over the seeds.
+int run_text_experiment(const TrainOptions& o, std::shared_ptr<const TextCorpus> corpus, const TextCorpus& held_out_corpus) {
+  std::vector<Sentence> held_out = held_out_text_windows(held_out_corpus, o.config.text, o.held_out);
+  Result<HeadCountExperiment> created =
+      HeadCountExperiment::create(o.config, std::move(corpus), std::move(held_out), o.head_counts, o.seeds, o.steps);
+  if (!created.ok()) {
+    std::cerr << "headlab-cli: " << created.error() << "\n";
+    return 1;
+  }
+  HeadCountExperiment& experiment = created.value();
+  const auto started = std::chrono::steady_clock::now();
+  std::printf("experiment: %zu runs of %d steps, d_model %d, %d layers, batch %d windows of %d, lr %g, %d held-out windows\n",
+              experiment.runs().size(), o.steps, o.config.architecture.d_model, o.config.architecture.layer_count,
+              o.config.batch_size, o.config.text.window, o.config.learning_rate, o.held_out);
+  for (std::size_t r = 0; r < experiment.runs().size(); ++r) {
+    experiment.step(o.steps);
+    const HeadCountRun& run = experiment.runs()[r];
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::printf("seed %u  %2d heads x %2d  held-out %.4f  (%.0f s)\n", run.seed, run.heads,
+                o.config.architecture.d_model / run.heads, run.held_out_loss, seconds);
+    std::fflush(stdout);
+  }
+  std::printf("heads x d_k   mean     min      max      runs\n");
+  for (const HeadCountPoint& p : experiment.points())
+    std::printf("%2d x %-2d       %.4f   %.4f   %.4f   %d\n", p.heads, o.config.architecture.d_model / p.heads, p.mean, p.min,
+                p.max, p.runs);
+  return 0;
+}
+
 }  // namespace
 
 int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) {
@@ -114,13 +144,13 @@ int run_train_text(const TrainOptions& o, const std::vector<std::string>& args) 
   auto corpus = std::make_shared<TextCorpus>();
   corpus->tokenizer = o.tokenizer;
   corpus->vocabulary = tokenizer.value().tokens;
-  if (!tokenize_files(o.corpus, tokenizer.value(), corpus->ids, nullptr)) return fail("cannot read " + o.corpus);
+  if (!tokenize_files(o.corpus, tokenizer.value(), *corpus)) return fail("cannot read " + o.corpus);
   TextCorpus held_out_corpus;
-  std::string example;
-  if (!tokenize_files(o.held_out_corpus, tokenizer.value(), held_out_corpus.ids, &example))
-    return fail("cannot read " + o.held_out_corpus);
+  if (!tokenize_files(o.held_out_corpus, tokenizer.value(), held_out_corpus)) return fail("cannot read " + o.held_out_corpus);
+  const std::string example = example_line(o.held_out_corpus, tokenizer.value());
   const double tokenize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
+  if (o.experiment) return run_text_experiment(o, corpus, held_out_corpus);
   Result<Trainer> created = Trainer::create(o.config, corpus);
   if (!created.ok()) return fail(created.error());
   Trainer& trainer = created.value();

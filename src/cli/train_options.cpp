@@ -1,5 +1,6 @@
 #include "cli/train_options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -22,7 +23,9 @@ const char* const kTrainUsage =
     "       --task lm: a language model over real text: --corpus FILE[,FILE] [--held-out-corpus FILE[,FILE]] [--tokenizer text]\n"
     "         [--window 64] [--repeat-fraction 0.5] [--text TEXT]; defaults 2 layers x 4 heads of 32, d_model 64, attention\n"
     "         only, pre-norm, sinusoidal positions, lr 0.01, batch 16, report every 250, 200 held-out windows;\n"
-    "         --out FILE.safetensors writes the model (F16) with the text TEXT\n";
+    "         --out FILE.safetensors writes the model (F16) with the text TEXT\n"
+    "       --task lm --experiment: the Training tab's one-vs-many experiment on real text (its defaults: d_model 64,\n"
+    "         windows of 32, batch 8, 1,000 steps a run, 60 held-out windows) [--head-counts 1,2,4,8,16] [--seeds 1,2,3]\n";
 
 namespace {
 
@@ -40,6 +43,21 @@ bool parse_range(const std::string& text, int& low, int& high) {
   return true;
 }
 
+// "1,2,4" -> {1, 2, 4}: positive integers.
+template <typename T>
+bool parse_list(const std::string& text, std::vector<T>& out) {
+  out.clear();
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str() + start, &end, 10);
+    if (end != text.c_str() + comma || comma == start || value < 1 || value > 1000000) return false;
+    out.push_back(static_cast<T>(value));
+    start = comma + 1;
+  }
+  return !out.empty();
+}
+
 }  // namespace
 
 bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, std::string& error) {
@@ -54,10 +72,23 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
       task = *named;
     }
   o.config = default_trainer_config(task);
+  o.experiment = std::find(args.begin(), args.end(), "--experiment") != args.end();
+  if (o.experiment) {
+    if (task != Task::lm) {
+      error = "--experiment: only with --task lm (the grammar's experiment is a test, EmergenceHeadCounts)";
+      return false;
+    }
+    const HeadCountPlan plan = head_count_plan(task);
+    o.config = plan.base;
+    o.steps = plan.steps_per_run;
+    o.held_out = plan.held_out_windows;
+    o.head_counts = plan.head_counts;
+    o.seeds = plan.seeds;
+  }
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (a == "--compare-one-head" || a == "--head-table") {
-      (a == "--head-table" ? o.head_table : o.compare_one_head) = true;
+    if (a == "--compare-one-head" || a == "--head-table" || a == "--experiment") {
+      if (a != "--experiment") (a == "--head-table" ? o.head_table : o.compare_one_head) = true;
       continue;
     }
     if (i + 1 >= args.size()) {
@@ -97,6 +128,8 @@ bool parse_train_options(const std::vector<std::string>& args, TrainOptions& o, 
     else if (a == "--decay") ok = integer(o.config.decay_steps);
     else if (a == "--report-every") ok = integer(o.report_every) && o.report_every > 0;
     else if (a == "--held-out") ok = integer(o.held_out) && o.held_out > 0;
+    else if (a == "--head-counts") ok = o.experiment && parse_list(v, o.head_counts);
+    else if (a == "--seeds") ok = o.experiment && parse_list(v, o.seeds);
     else if (a == "--lr") ok = numeric, o.config.learning_rate = static_cast<float>(number);
     else if (a == "--mask-rate") ok = numeric, o.config.masking.mask_rate = static_cast<float>(number);
     else if (a == "--symbols") ok = integer(induction.symbol_count);

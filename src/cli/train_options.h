@@ -1,9 +1,11 @@
 #pragma once
 // The options of headlab-cli train, shared by the grammar task (train_command.cpp) and the
 // induction task (induction_command.cpp).
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "engine/training/head_count_experiment.h"
 #include "engine/training/trainer.h"
 
 namespace headlab::cli {
@@ -18,6 +20,10 @@ struct TrainOptions {
   int held_out = 0;       // grammar: 300 sentences; induction: 200 sequences
   bool compare_one_head = false;
   bool head_table = false;
+  // --task lm --experiment: training::head_count_plan's runs (--head-counts, --seeds change them).
+  bool experiment = false;
+  std::vector<int> head_counts;
+  std::vector<std::uint32_t> seeds;
   // --task lm: the text, its held-out part (default: the corpus path with "train" -> "heldout") and
   // the BPE vocabulary that tokenizes both.
   std::string corpus;

@@ -230,7 +230,9 @@ const Goal* find_goal(const Goal& goal, GoalKind kind) {
 
 double training_goal_score(const Goal& goal, const TrainingReading& reading) {
   double best = NAN;
-  if (goal.training_role == TrainingRole::experiment_head_counts) return reading.experiment_head_counts;  // whatever the run's task
+  // The experiment's own task, whatever the run's.
+  if (goal.training_role == TrainingRole::experiment_head_counts)
+    return reading.experiment_task == goal.training_task ? reading.experiment_head_counts : best;
   if (reading.task != goal.training_task) return best;
   if (goal.training_attention && reading.attention != *goal.training_attention) return best;
   if (goal.training_role == TrainingRole::distinct_roles) return reading.distinct_roles;  // of the whole model

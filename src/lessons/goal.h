@@ -136,6 +136,7 @@ struct TrainingReading {
   int distinct_roles = 0;  // different labels held by heads (mixed not counted; one per relation)
   int experiment_runs = 0;         // finished runs of the one-vs-many experiment
   int experiment_head_counts = 0;  // head counts with at least one finished run
+  training::Task experiment_task = training::Task::grammar;  // what the experiment trains on
 };
 
 // What held_out goals read: a model trained on the grammar, on the held-out sentences

@@ -61,7 +61,7 @@ constexpr Named<TrainingRole> kTrainingRoles[] = {{"induction", TrainingRole::in
                                                   {"first_token", TrainingRole::first_token},
                                                   {"distinct_roles", TrainingRole::distinct_roles},
                                                   {"experiment_head_counts", TrainingRole::experiment_head_counts}};
-constexpr Named<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}};
+constexpr Named<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}, {"lm", training::Task::lm}};
 constexpr Named<analysis::ProbeTask> kProbeTasks[] = {{"pos", analysis::ProbeTask::pos},
                                                       {"previous_pos", analysis::ProbeTask::previous_pos}};
 

@@ -73,6 +73,8 @@ enum class PageFont : int { cjk_subset = 0, cjk_common = 1, emoji = 2 };
 void request_missing_glyphs(Platform& p);
 void use_whole_cjk_subset_when_needed(Platform& p);
 void rebuild_fonts(Platform& p);
+// The real-text sample, once a job asked for it (page_text_corpus.cpp).
+void request_text_corpus_when_asked(Platform& p);
 // The export the menu asked for, a frame after it asked.
 void handle_export(Platform& p);
 // The live region and the accessibility tree, when what they show changed.

@@ -132,7 +132,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     if (options.whole_x && t != std::floor(t)) continue;
     const float x = to_screen(t, y_min).x;
     draw->AddLine(ImVec2(x, a.y), ImVec2(x, b.y), grid);
-    format_tick(text, sizeof text, t);
+    format_tick(text, sizeof text, options.x_powers_of_two ? std::exp2(t) : t);
     const float w = ImGui::CalcTextSize(text).x;
     if (x + w * 0.5f < title_x - font * 0.4f) draw->AddText(ImVec2(x - w * 0.5f, b.y + font * 0.2f), label, text);
   }
@@ -191,7 +191,7 @@ bool line_plot(const char* id, const std::vector<PlotSeries>& series, ImVec2 siz
     if (x >= x_min && x <= x_max) {
       draw->AddLine(ImVec2(mouse_x, a.y), ImVec2(mouse_x, b.y), ImGui::GetColorU32(ImGuiCol_Text, 0.5f));
       ImGui::BeginTooltip();
-      ImGui::Text("%s %.0f", options.x_label, x);
+      ImGui::Text("%s %.0f", options.x_label, options.x_powers_of_two ? std::exp2(std::round(x)) : x);
       for (const PlotSeries& s : series) {
         float v = 0.0f;
         if (s.name && *s.name && value_near(s, x, v)) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.colour), "%s: %.3f", s.name, v);

@@ -28,6 +28,7 @@ struct PlotOptions {
   const char* mark_label = "";
   float guide_y = -1.0f;        // >= 0: a dashed horizontal line at this value (a threshold)
   bool whole_x = false;         // x counts things (heads): no ticks between whole numbers
+  bool x_powers_of_two = false;  // x values are log2 of what they count: tick t reads 2^t (1, 2, 4, 8, 16)
 };
 
 // About `target` round tick values (steps of 1, 2 or 5 x 10^k) within [lo, hi].

@@ -75,21 +75,104 @@ void draw_training_probes(const app::TrainingSession& session, PanelContext& con
 }
 
 // One vs many as an experiment: held-out loss against the number of heads (same width), the mean
-// of three seeds as a line and each seed as a dot, filled in as the runs finish.
+// of three seeds as a line and each seed as a dot, filled in as the runs finish; then the same
+// shape beside what Vaswani et al. 2017 measured.
 namespace {
+
+// Vaswani et al. 2017, "Attention is all you need", table 3, rows (A) and the base model: English
+// to German development perplexity (per word piece) with h heads of d_model / h at d_model 512.
+struct PaperPoint {
+  int heads;
+  float perplexity;
+};
+constexpr PaperPoint kVaswaniTable3[] = {{1, 5.29f}, {4, 5.00f}, {8, 4.92f}, {16, 4.91f}, {32, 5.01f}};
+
+// Each value minus the smallest: how far a head count is from the best one, in nats per token.
+std::vector<float> above_best(std::vector<float> values) {
+  const float best = values.empty() ? 0.0f : *std::min_element(values.begin(), values.end());
+  for (float& v : values) v -= best;
+  return values;
+}
+
+void task_choice(const app::TrainingSession& session, PanelContext& context, const Words& t) {
+  LabUiState& ui = context.ui;
+  const bool busy = session.experiment_running() || session.experiment_waiting();
+  ImGui::BeginDisabled(busy);
+  int task = ui.experiment_task == training::Task::lm ? 1 : 0;
+  // On one line where it fits (a phone puts each choice on a line of its own).
+  const float radio = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::GetStyle().ItemSpacing.x;
+  const float line = ImGui::CalcTextSize(t("train_experiment_text")).x + ImGui::CalcTextSize(t("train_experiment_grammar")).x +
+                     ImGui::CalcTextSize(t("train_experiment_real_text")).x + 2 * radio + ImGui::GetStyle().ItemSpacing.x;
+  const bool one_line = line <= ImGui::GetContentRegionAvail().x;
+  ImGui::TextUnformatted(t("train_experiment_text"));
+  if (one_line) ImGui::SameLine();
+  if (ImGui::RadioButton(t("train_experiment_grammar"), &task, 0)) ui.experiment_task = training::Task::grammar;
+  register_item(ui, ids::kTrainExperimentGrammar);
+  if (one_line) ImGui::SameLine();
+  if (ImGui::RadioButton(t("train_experiment_real_text"), &task, 1)) ui.experiment_task = training::Task::lm;
+  register_item(ui, ids::kTrainExperimentText);
+  ImGui::EndDisabled();
+}
+
+void draw_paper_shape(const training::HeadCountExperiment& e, float width, float height, PanelContext& context, const Words& t) {
+  std::vector<float> heads, means;
+  for (const training::HeadCountPoint& p : e.points())
+    if (p.runs > 0) heads.push_back(std::log2(static_cast<float>(p.heads))), means.push_back(p.mean);
+  if (heads.size() < 2) return;
+  std::vector<float> paper_heads, paper_loss;
+  for (const PaperPoint& p : kVaswaniTable3)
+    paper_heads.push_back(std::log2(static_cast<float>(p.heads))), paper_loss.push_back(std::log(p.perplexity));
+  const std::vector<float> ours = above_best(means), theirs = above_best(paper_loss);
+  ImGui::TextUnformatted(t("train_experiment_paper_title"));
+  help_marker(t("train_experiment_paper_help"));
+  PlotOptions options;
+  options.x_label = t("train_experiment_axis");
+  options.y_label = t("train_experiment_paper_y_axis");
+  options.whole_x = true;
+  options.x_powers_of_two = true;
+  options.x_max_at_least = 5.6f;  // room for the 32 tick before the axis title
+  line_plot("experiment_paper", {{ours.data(), heads.data(), static_cast<int>(ours.size()), kTrainColour, t("train_experiment_ours")},
+                                 {theirs.data(), paper_heads.data(), static_cast<int>(theirs.size()), kHeldOutColour,
+                                  t("train_experiment_vaswani")}},
+            ImVec2(width, std::clamp(height * 0.3f, ImGui::GetFontSize() * 7.0f, ImGui::GetFontSize() * 11.0f)), options);
+  register_item(context.ui, ids::kTrainExperimentPaperPlot);
+}
 
 void draw_experiment(const app::TrainingSession& session, PanelContext& context, float width, float height, const Words& t) {
   LabUiState& ui = context.ui;
   const float font = ImGui::GetFontSize();
-  ImGui::TextUnformatted(t("train_experiment_title"));
-  help_marker(t("train_experiment_help"));
   const training::HeadCountExperiment* e = session.experiment();
-  const bool running = session.experiment_running();
+  const bool running = session.experiment_running(), waiting = session.experiment_waiting();
+  if (session.experiment_starts() != ui.experiment_starts_seen) {
+    ui.experiment_starts_seen = session.experiment_starts();
+    ui.experiment_task = session.experiment_asked_task();
+  }
+  const training::Task shown = e || waiting ? session.experiment_task() : ui.experiment_task;
+  ImGui::TextUnformatted(t(shown == training::Task::lm ? "train_experiment_title_text" : "train_experiment_title"));
+  help_marker(t(shown == training::Task::lm ? "train_experiment_help_text" : "train_experiment_help"));
+  task_choice(session, context, t);
+  // Run goes on with the experiment shown while it has the chosen text; another text starts anew.
+  const bool same_text = e && session.experiment_task() == ui.experiment_task;
   ImGui::PushID("experiment");
-  if (ImGui::Button(t(running ? "train_pause" : (e && !e->done() ? "train_experiment_go_on" : "train_experiment_run"))))
-    context.actions.emit(app::SetExperimentRunning{!running});
+  ImGui::BeginDisabled(waiting);
+  if (ImGui::Button(t(running ? "train_pause" : (same_text && !e->done() ? "train_experiment_go_on" : "train_experiment_run")))) {
+    if (running || (same_text && !e->done())) context.actions.emit(app::SetExperimentRunning{!running});
+    else context.actions.emit(app::StartExperiment{ui.experiment_task});
+  }
+  ImGui::EndDisabled();
   ImGui::PopID();
   register_item(ui, ids::kTrainExperiment);
+  if (waiting) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", t("train_experiment_fetching"));
+  }
+  if (!session.experiment_error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(session.experiment_error().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+  }
   if (!e) return;
   ImGui::SameLine();
   char progress[64];
@@ -97,25 +180,27 @@ void draw_experiment(const app::TrainingSession& session, PanelContext& context,
   ImGui::ProgressBar(static_cast<float>(e->steps_done()) / std::max(1, e->steps_total()), ImVec2(-1, 0), progress);
   std::vector<float> heads, means, seed_x, seed_losses;
   for (const training::HeadCountPoint& p : e->points())
-    if (p.runs > 0) heads.push_back(static_cast<float>(p.heads)), means.push_back(p.mean);
+    if (p.runs > 0) heads.push_back(std::log2(static_cast<float>(p.heads))), means.push_back(p.mean);
   for (const training::HeadCountRun& run : e->runs())
-    if (run.done) seed_x.push_back(static_cast<float>(run.heads)), seed_losses.push_back(run.held_out_loss);
+    if (run.done) seed_x.push_back(std::log2(static_cast<float>(run.heads))), seed_losses.push_back(run.held_out_loss);
   PlotOptions options;
   options.x_label = t("train_experiment_axis");
   options.y_label = t("train_experiment_y_axis");
   options.whole_x = true;
-  options.x_min = 0.0f;
-  options.x_max_at_least = 8.5f;
+  options.x_powers_of_two = true;
+  options.x_max_at_least = std::log2(static_cast<float>(e->points().back().heads)) + 0.6f;  // its tick clears the title
   options.y_from_zero = false;
   line_plot("experiment", {{means.data(), heads.data(), static_cast<int>(means.size()), kTrainColour, t("train_experiment_mean")},
                            {seed_losses.data(), seed_x.data(), static_cast<int>(seed_losses.size()), kHeldOutColour,
                             t("train_experiment_seed"), true}},
             ImVec2(width, std::clamp(height * 0.4f, font * 8.0f, font * 14.0f)), options);
   register_item(ui, ids::kTrainExperimentPlot);
+  const int d_model = e->base().architecture.d_model;
   for (const training::HeadCountPoint& p : e->points()) {
     if (p.runs == 0) continue;
-    ImGui::Text(t("train_experiment_row"), p.heads, 64 / p.heads, p.mean, p.min, p.max, p.runs);
+    ImGui::Text(t("train_experiment_row"), p.heads, d_model / p.heads, p.mean, p.min, p.max, p.runs);
   }
+  draw_paper_shape(*e, width, height, context, t);
 }
 
 }  // namespace

@@ -139,6 +139,10 @@ struct LabUiState {
   // Training tab: which of its views is shown, and the seed typed for the next run.
   TrainingView training_view = TrainingView::progress;
   int training_seed = 1;
+  // The text the head-count experiment's Run button trains on next (grammar or lm, real text).
+  training::Task experiment_task = training::Task::grammar;
+  // The session's experiment starts last seen: a new one (a lesson's request) moves the choice to its task.
+  int experiment_starts_seen = 0;
   // The training request (AppState::training_request_serial) last shown: a new one, from a lesson
   // or the task choice, opens the Training tab on the run it asked for.
   std::uint64_t shown_training_request = 0;

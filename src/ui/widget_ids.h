@@ -107,7 +107,10 @@ inline constexpr const char* kTrainProbeChart = "train/probes";
 inline constexpr const char* kTrainCompare = "train/compare";  // run / pause the comparison
 inline constexpr const char* kTrainCompareRestart = "train/compare/restart";
 inline constexpr const char* kTrainComparePlot = "train/compare/plot";
-inline constexpr const char* kTrainExperiment = "train/experiment";  // run / pause 1, 2, 4, 8 heads x 3 seeds
+inline constexpr const char* kTrainExperiment = "train/experiment";  // run / pause the head counts x 3 seeds
 inline constexpr const char* kTrainExperimentPlot = "train/experiment/plot";
+inline constexpr const char* kTrainExperimentGrammar = "train/experiment/grammar";  // the experiment's text: the grammar
+inline constexpr const char* kTrainExperimentText = "train/experiment/text";        // or real text
+inline constexpr const char* kTrainExperimentPaperPlot = "train/experiment/paper";  // its shape beside Vaswani et al.
 
 }  // namespace headlab::ui::ids

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
 
+#include "app/corpus_hand_over.h"
 #include "in_process_worker.h"
 
 namespace headlab::app {
@@ -236,6 +238,71 @@ TEST(TrainingWorker, AnExperimentTrainedInTheWorkerIsTheExperimentThePageWouldHa
   EXPECT_EQ(page.experiment()->steps_done(), 130);
   page.advance_frame();
   EXPECT_EQ(page.experiment()->steps_done(), 130);
+}
+
+// On real text the page waits for its sample, then the experiment goes to the worker with the
+// text it trains on (the worker has no sample of its own) and comes back as the page would have
+// trained it.
+TEST(TrainingWorker, ATextExperimentGoesToTheWorkerWithItsText) {
+  PageWithWorker in_worker;
+  TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+  InProcessWorker& worker = in_worker.worker;
+  LateCorpus& sample = *test_resources().text_corpus;
+  *test_resources().text_corpus = LateCorpus{};
+  ASSERT_EQ(page.start_experiment(training::Task::lm), "");
+  EXPECT_TRUE(page.experiment_waiting());
+  EXPECT_TRUE(sample.requested);
+  EXPECT_EQ(page.experiment(), nullptr);
+  page.advance_frame();
+  EXPECT_TRUE(page.experiment_waiting());
+  give_test_text_sample();
+  page.advance_frame();  // starts it, then hands it over
+  EXPECT_FALSE(page.experiment_waiting());
+  ASSERT_NE(page.experiment(), nullptr);
+  EXPECT_EQ(page.experiment_task(), training::Task::lm);
+  EXPECT_EQ(page.experiment()->runs().size(), 15u);
+  ASSERT_TRUE(page.in_worker(WorkerJob::experiment));
+  EXPECT_EQ(worker.experiment_run.task, training::Task::lm);
+  ASSERT_EQ(alone.start_experiment(training::Task::lm), "");
+  alone.set_experiment_running(false);
+  page.receive(worker.train(6));
+  alone.step_experiment(6);
+  EXPECT_EQ(page.experiment()->steps_done(), 6);
+  EXPECT_EQ(page.experiment()->save_state(), alone.experiment()->save_state());
+  // A sample that could not be had ends the wait with why.
+  *test_resources().text_corpus = LateCorpus{};
+  ASSERT_EQ(page.start_experiment(training::Task::lm), "");
+  sample.error = "The text sample could not be downloaded: HTTP 404";
+  page.advance_frame();
+  EXPECT_FALSE(page.experiment_waiting());
+  EXPECT_EQ(page.experiment_error(), "The text sample could not be downloaded: HTTP 404");
+  give_test_text_sample();
+}
+
+// The sample's bytes read back to the same corpus; cut or broken bytes are refused.
+TEST(TrainingWorker, TheTextSampleCrossesToTheWorkerIntact) {
+  training::TextCorpus train, held_out;
+  train.tokenizer = "text";
+  train.vocabulary = {"a", "\xC4\xA0b", "c"};
+  train.ids = {0, 1, 2, 2, 1};
+  held_out.ids = {2, 0};
+  std::vector<std::uint8_t> bytes = {9, 9};
+  append_corpus_bytes(train, held_out, bytes);
+  training::TextCorpus train_back, held_back;
+  const Result<std::size_t> read = read_corpus_bytes(bytes.data() + 2, bytes.size() - 2, train_back, held_back);
+  ASSERT_TRUE(read.ok()) << read.error();
+  EXPECT_EQ(read.value(), bytes.size() - 2);
+  EXPECT_EQ(train_back.tokenizer, "text");
+  EXPECT_EQ(train_back.vocabulary, train.vocabulary);
+  EXPECT_EQ(train_back.ids, train.ids);
+  EXPECT_EQ(held_back.ids, held_out.ids);
+  EXPECT_EQ(held_back.vocabulary, train.vocabulary);
+  for (std::size_t cut = 0; cut + 2 < bytes.size(); ++cut)
+    EXPECT_FALSE(read_corpus_bytes(bytes.data() + 2, cut, train_back, held_back).ok()) << cut;
+  std::vector<std::uint8_t> out_of_range = bytes;
+  out_of_range[out_of_range.size() - 4] = 7;  // the last held-out id: 7 of 3 tokens
+  EXPECT_EQ(read_corpus_bytes(out_of_range.data() + 2, out_of_range.size() - 2, train_back, held_back).error(),
+            "text sample: cut short or an id out of range");
 }
 
 TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {

@@ -5,9 +5,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <string>
 
 #include "engine/training/evaluation.h"
 #include "engine/training/head_count_experiment.h"
+#include "engine/training/text_task.h"
 
 namespace headlab::training {
 namespace {
@@ -77,6 +80,48 @@ TEST(HeadCountExperiment, AnExperimentSavedPartWayGoesOnExactlyWhereItWas) {
   std::vector<std::uint8_t> broken = bytes;
   broken[0] ^= 1;
   EXPECT_EQ(other.restore_state(broken.data(), broken.size()), "experiment state: not an experiment state of this version");
+}
+
+// A corpus of `size` tokens cycling through `count` ids, with a few repeats so that there is
+// something to learn beyond the unigram.
+std::shared_ptr<TextCorpus> cycling_text(int size, int count) {
+  auto corpus = std::make_shared<TextCorpus>();
+  corpus->tokenizer = "test";
+  for (int v = 0; v < size; ++v) corpus->vocabulary.push_back("t" + std::to_string(v));
+  for (int i = 0; i < count; ++i) corpus->ids.push_back((i * 7 + i / 13) % size);
+  return corpus;
+}
+
+// On real text a run is the text task's trainer of its head count and seed, scored by its loss on
+// the held-out windows; the experiment saved part-way goes on exactly where it was.
+TEST(HeadCountExperiment, OnTextEachRunIsTheTextTrainerScoredOnHeldOutWindows) {
+  const HeadCountPlan plan = head_count_plan(Task::lm);
+  EXPECT_EQ(plan.head_counts, (std::vector<int>{1, 2, 4, 8, 16}));
+  EXPECT_EQ(plan.base.architecture.d_model, 64);
+  const auto corpus = cycling_text(11, 3000);
+  const std::vector<Sentence> held_out = held_out_text_windows(*cycling_text(11, 500), plan.base.text, 6);
+  ASSERT_EQ(held_out.size(), 6u);
+  const auto make = [&] { return HeadCountExperiment::create(plan.base, corpus, held_out, {1, 16}, {3}, 6).value(); };
+  HeadCountExperiment e = make();
+  HeadCountExperiment saved = make();
+  saved.step(8);  // inside the second run
+  const std::vector<std::uint8_t> bytes = saved.save_state();
+  HeadCountExperiment restored = make();
+  ASSERT_EQ(restored.restore_state(bytes.data(), bytes.size()), "");
+  EXPECT_EQ(e.step(100), 12);
+  restored.step(100);
+  TrainerConfig config = head_count_run_config(plan.base, e.runs()[1]);
+  EXPECT_EQ(config.architecture.head_count, 16);
+  Trainer trainer = Trainer::create(config, corpus).value();
+  EXPECT_EQ(trainer.model().layers[0].d_k, 4);
+  trainer.step(6);
+  EXPECT_FLOAT_EQ(e.runs()[1].held_out_loss, held_out_loss(trainer.model(), 11, held_out, config.objective, config.masking, 7));
+  for (std::size_t r = 0; r < e.runs().size(); ++r) {
+    EXPECT_TRUE(std::isfinite(e.runs()[r].held_out_loss));
+    EXPECT_EQ(restored.runs()[r].held_out_loss, e.runs()[r].held_out_loss) << "run " << r;
+  }
+  EXPECT_FALSE(HeadCountExperiment::create(plan.base, corpus, {}, {1}, {1}, 5).ok()) << "no held-out windows";
+  EXPECT_FALSE(HeadCountExperiment::create(TrainerConfig{}, corpus, held_out, {1}, {1}, 5).ok()) << "not the text task";
 }
 
 // The page's experiment, natively: the numbers docs/training.md reports.

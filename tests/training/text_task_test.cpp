@@ -3,8 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <set>
 
+#include "engine/assets.h"
+#include "engine/bpe/bpe_files.h"
+#include "engine/training/text_corpus.h"
 #include "engine/training/text_evaluation.h"
 #include "engine/training/text_task.h"
 #include "engine/training/trainer.h"
@@ -129,6 +134,28 @@ TEST(TextEvaluation, ScoresOfUniformHeadsAreExact) {
   }
   EXPECT_GT(e.held_out_loss, 0.0f);
   EXPECT_NEAR(e.in_context_learning(), e.late_loss - e.early_loss, 1e-6);
+}
+
+// The page and the command line read text the same way: each non-empty line's ids, then the
+// newline's; a carriage return before a line's end is not part of it.
+TEST(TextCorpus, LinesAreEncodedOneAfterAnotherWithTheNewlineBetween) {
+  const std::optional<std::string> file = read_asset("tokenizers/text.json");
+  ASSERT_TRUE(file);
+  const bpe::BpeTokenizer tokenizer = bpe::parse_bpe_file(*file).value();
+  const TextCorpus corpus = text_corpus(tokenizer, "text", "The cat sat.\r\n\n我的书很好。\nlast line");
+  const auto ids = [&](const char* text) { return bpe::encode(tokenizer, text).ids; };
+  std::vector<int> expected;
+  for (const char* line : {"The cat sat.", "我的书很好。", "last line"}) {
+    for (int id : ids(line)) expected.push_back(id);
+    for (int id : ids("\n")) expected.push_back(id);
+  }
+  EXPECT_EQ(corpus.ids, expected);
+  EXPECT_EQ(corpus.tokenizer, "text");
+  EXPECT_EQ(corpus.vocabulary, tokenizer.tokens);
+  TextCorpus parts = text_corpus(tokenizer, "text", "The cat sat.\n");
+  append_text_lines(tokenizer, "我的书很好。\nlast line\n", parts);
+  EXPECT_EQ(parts.ids, expected);
+  EXPECT_TRUE(text_corpus(tokenizer, "text", "\n\r\n").ids.empty());
 }
 
 }  // namespace

@@ -28,9 +28,14 @@ std::vector<Sentence> held_out_sentences(const Grammar& grammar, std::uint32_t s
 
 float held_out_loss(const Model& model, const Grammar& grammar, const std::vector<Sentence>& sentences,
                     Objective objective, const MaskingConfig& masking, std::uint32_t seed) {
+  return held_out_loss(model, grammar.vocabulary_size(), sentences, objective, masking, seed);
+}
+
+float held_out_loss(const Model& model, int vocabulary_size, const std::vector<Sentence>& sentences,
+                    Objective objective, const MaskingConfig& masking, std::uint32_t seed) {
   Rng rng(stream_seed(seed, 0x4E1D1));
   Batch batch;
-  make_batch(sentences, objective, masking, grammar.vocabulary_size(), rng, batch);
+  make_batch(sentences, objective, masking, vocabulary_size, rng, batch);
   Workspace ws;
   return forward_batch(model, batch, ws);
 }

@@ -28,6 +28,9 @@ std::vector<Sentence> held_out_sentences(const Grammar& grammar, std::uint32_t s
 // Mean loss of the objective on `sentences` (one batch, masks drawn from `seed`): the held-out loss.
 float held_out_loss(const Model& model, const Grammar& grammar, const std::vector<Sentence>& sentences,
                     Objective objective, const MaskingConfig& masking, std::uint32_t seed);
+// The same for any task, given its vocabulary's size (the text task's windows, say).
+float held_out_loss(const Model& model, int vocabulary_size, const std::vector<Sentence>& sentences,
+                    Objective objective, const MaskingConfig& masking, std::uint32_t seed);
 // Embeds each sentence with the model's learned embedding and runs engine forward().
 HeldOutSet evaluate_sentences(const Model& model, const Grammar& grammar, std::vector<Sentence> sentences);
 

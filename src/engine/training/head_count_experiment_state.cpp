@@ -70,7 +70,7 @@ std::string HeadCountExperiment::restore_state(const std::uint8_t* bytes, std::s
   std::optional<Trainer> trainer;
   if (size > records) {
     if (header.current >= runs.size()) return "experiment state: a trainer but no run under way";
-    Result<Trainer> created = Trainer::create(head_count_run_config(base_, runs[header.current]), *grammar_);
+    Result<Trainer> created = make_trainer(runs[header.current]);
     if (!created.ok()) return created.error();
     if (std::string e = created.value().restore_state(bytes + records, size - records); !e.empty()) return e;
     trainer = std::move(created).value();
