@@ -97,7 +97,10 @@ std::string TrainingSession::start_comparison() {
 std::string TrainingSession::start_experiment(training::Task task, bool run) {
   link_.recall(WorkerJob::experiment);
   experiment_error_ = experiment_.start(task, settings().learning_rate, run);
-  if (experiment_error_.empty()) ++experiment_starts_, experiment_asked_task_ = task;
+  if (experiment_error_.empty()) {
+    ++experiment_starts_;
+    experiment_asked_task_ = task;
+  }
   return experiment_error_;
 }
 
