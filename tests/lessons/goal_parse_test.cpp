@@ -112,7 +112,7 @@ TEST(GoalParse, RefusesUnknownNamesWithWhatWasExpected) {
        "demo.steps[1].goal.trained_with: unknown attention normalisation \"softmax1\" (expected \"softmax\", "
        "\"softmax_plus_one\" or \"sigmoid\")"},
       {{{"kind", "training"}, {"task", "grammer"}, {"role", "induction"}},
-       "demo.steps[1].goal.task: unknown task \"grammer\" (expected \"grammar\" or \"induction\")"},
+       "demo.steps[1].goal.task: unknown task \"grammer\" (expected \"grammar\", \"induction\" or \"lm\")"},
       {{{"kind", "training"}, {"task", "grammar"}, {"role", "syntax"}},
        "demo.steps[1].goal.role: unknown training role \"syntax\" (expected \"induction\", \"previous_token\", "
        "\"duplicate_token\", \"first_token\", \"distinct_roles\" or \"experiment_head_counts\")"},
