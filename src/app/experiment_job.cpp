@@ -9,7 +9,7 @@ Result<training::HeadCountExperiment> ExperimentJob::make(training::Task task, f
   if (task != training::Task::lm) {
     training::TrainerConfig config = plan.base;
     config.learning_rate = learning_rate;
-    return training::HeadCountExperiment::create(config, resources_->grammar, plan.head_counts, plan.seeds, kExperimentStepsPerRun);
+    return training::HeadCountExperiment::create(config, resources_->grammar, plan.head_counts, plan.seeds, plan.steps_per_run);
   }
   if (!train_ || !held_out_) return Result<training::HeadCountExperiment>::failure("the text sample has not arrived");
   return training::HeadCountExperiment::create(plan.base, train_, training::held_out_text_windows(*held_out_, plan.base.text, plan.held_out_windows),

@@ -14,9 +14,6 @@
 
 namespace headlab::app {
 
-// Steps of each run of the grammar's experiment (the text task's: head_count_plan).
-inline constexpr int kExperimentStepsPerRun = 1000;
-
 class ExperimentJob final : public PausableJob {
  public:
   // `resources` (the grammar, the text sample) and `clock` must outlive the job.

@@ -41,7 +41,7 @@ bool tokenize_files(const std::string& paths, const bpe::BpeTokenizer& tokenizer
   return true;
 }
 
-// The model's example text: the first line of the files of a sentence's length (12 to 40 tokens).
+// The model's example text: the first line of the first file that is a sentence's length (12 to 40 tokens).
 std::string example_line(const std::string& paths, const bpe::BpeTokenizer& tokenizer) {
   std::ifstream in(paths.substr(0, paths.find(',')), std::ios::binary);
   for (std::string line; std::getline(in, line);) {

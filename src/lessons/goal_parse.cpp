@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "engine/embedding.h"
+#include "engine/enum_names.h"
 #include "engine/json_reader.h"
 #include "engine/tokenizer.h"
 #include "lessons/goal.h"
@@ -14,11 +15,10 @@ namespace {
 
 using nlohmann::json;
 
+// (name, value), as every enum's table is (engine/enum_names.h): the engine's own tables are read
+// as they are.
 template <class E>
-struct Named {
-  const char* name;
-  E value;
-};
+using Named = EnumName<E>;
 
 // A kind, its name and the fields it takes besides "kind" (unused slots null).
 struct KindSpec {
@@ -52,23 +52,19 @@ constexpr Named<HeldOutMeasure> kMeasures[] = {
     {"loss", HeldOutMeasure::loss}, {"distance", HeldOutMeasure::distance}, {"entropy", HeldOutMeasure::entropy}};
 constexpr Named<SinkMeasure> kSinkMeasures[] = {{"first_token", SinkMeasure::first_token},
                                                 {"punctuation", SinkMeasure::punctuation}};
-constexpr Named<AttentionNormalization> kNormalizations[] = {{"softmax", AttentionNormalization::softmax},
-                                                             {"softmax_plus_one", AttentionNormalization::softmax_plus_one},
-                                                             {"sigmoid", AttentionNormalization::sigmoid}};
 constexpr Named<TrainingRole> kTrainingRoles[] = {{"induction", TrainingRole::induction},
                                                   {"previous_token", TrainingRole::previous_token},
                                                   {"duplicate_token", TrainingRole::duplicate_token},
                                                   {"first_token", TrainingRole::first_token},
                                                   {"distinct_roles", TrainingRole::distinct_roles},
                                                   {"experiment_head_counts", TrainingRole::experiment_head_counts}};
-constexpr Named<training::Task> kTasks[] = {{"grammar", training::Task::grammar}, {"induction", training::Task::induction}, {"lm", training::Task::lm}};
 constexpr Named<analysis::ProbeTask> kProbeTasks[] = {{"pos", analysis::ProbeTask::pos},
                                                       {"previous_pos", analysis::ProbeTask::previous_pos}};
 
 template <class E, std::size_t N>
 const char* name_in(const Named<E> (&table)[N], E value) {
   for (const Named<E>& entry : table)
-    if (entry.value == value) return entry.name;
+    if (entry.second == value) return entry.first;
   return "?";
 }
 
@@ -116,12 +112,12 @@ class FieldReader {
     std::string name;
     if (!required(key) || !string(key, name)) return false;
     for (const Named<E>& entry : table)
-      if (name == entry.name) {
-        out = entry.value;
+      if (name == entry.first) {
+        out = entry.second;
         return true;
       }
     std::vector<std::string> names;
-    for (const Named<E>& entry : table) names.emplace_back(entry.name);
+    for (const Named<E>& entry : table) names.emplace_back(entry.first);
     return fail(key, std::string("unknown ") + noun + " " + json(name).dump() + " (expected " + listed(names, quote) + ")");
   }
 
@@ -268,11 +264,11 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       ok = f.named("task", "probe task", kProbeTasks, g.probe_task, "\"");
       break;
     case GoalKind::training:
-      ok = f.named("task", "task", kTasks, g.training_task, "\"") &&
+      ok = f.named("task", "task", training::kTaskNames, g.training_task, "\"") &&
            f.named("role", "training role", kTrainingRoles, g.training_role, "\"");
       if (ok && f.find("attention")) {
         AttentionNormalization kind = AttentionNormalization::softmax;
-        ok = f.named("attention", "attention normalisation", kNormalizations, kind, "\"");
+        ok = f.named("attention", "attention normalisation", kAttentionNormalizationNames, kind, "\"");
         g.training_attention = kind;
       }
       break;
@@ -281,7 +277,7 @@ Result<Goal> parse_goal(const json& value, const std::string& path) {
       ok = f.named("measure", "sink measure", kSinkMeasures, g.sink_measure, "\"");
       if (ok && f.find("trained_with")) {
         AttentionNormalization kind = AttentionNormalization::softmax;
-        ok = f.named("trained_with", "attention normalisation", kNormalizations, kind, "\"");
+        ok = f.named("trained_with", "attention normalisation", kAttentionNormalizationNames, kind, "\"");
         g.trained_with = kind;
       }
       break;

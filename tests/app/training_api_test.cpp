@@ -23,6 +23,9 @@
 namespace headlab::app {
 namespace {
 
+// Steps of each run of the grammar's experiment.
+const int kGrammarExperimentSteps = training::head_count_plan(training::Task::grammar).steps_per_run;
+
 using nlohmann::json;
 
 // ---- the API ops ------------------------------------------------------------------------------------
@@ -94,7 +97,7 @@ TEST(TrainingApi, TheHeadCountExperimentRunsByFramesOrBySteps) {
   ASSERT_TRUE(r["ok"]) << r.dump();
   EXPECT_EQ(r["result"]["running"], false);
   EXPECT_EQ(r["result"]["step"], 5);
-  EXPECT_EQ(r["result"]["total"], 12 * kExperimentStepsPerRun);
+  EXPECT_EQ(r["result"]["total"], 12 * kGrammarExperimentSteps);
   ASSERT_EQ(r["result"]["runs"].size(), 12u);
   EXPECT_EQ(r["result"]["runs"][0]["heads"], 1);
   EXPECT_EQ(r["result"]["runs"][3]["heads"], 8);

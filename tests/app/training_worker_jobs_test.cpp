@@ -12,6 +12,9 @@
 namespace headlab::app {
 namespace {
 
+// Steps of each run of the grammar's experiment.
+const int kGrammarExperimentSteps = training::head_count_plan(training::Task::grammar).steps_per_run;
+
 // Every loss of both sides and every weight: a comparison is bit for bit the one the page trains.
 void expect_same_comparison(const training::HeadComparison& a, const training::HeadComparison& b) {
   EXPECT_EQ(a.many.loss_history(), b.many.loss_history());
@@ -318,7 +321,7 @@ TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
   std::vector<std::uint8_t> state = e.save_state();
   const std::size_t header = 24, record = 12;
   for (std::size_t r = 0; r < runs; ++r) {
-    const std::int32_t steps = r + 1 < runs ? kExperimentStepsPerRun : kExperimentStepsPerRun - 3;
+    const std::int32_t steps = r + 1 < runs ? kGrammarExperimentSteps : kGrammarExperimentSteps - 3;
     const float loss = 3.0f + r;
     const std::uint32_t done = r + 1 < runs;
     std::memcpy(state.data() + header + r * record, &steps, 4);
@@ -329,7 +332,7 @@ TEST(TrainingWorker, TheWorkerEndsTheExperimentWithItsLastRun) {
   std::memcpy(state.data() + 16, &current, 8);
   const training::TrainerConfig last_config = training::head_count_run_config(e.base(), e.runs().back());
   training::Trainer last = training::Trainer::create(last_config, test_resources().grammar).value();
-  const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kExperimentStepsPerRun - 3);
+  const std::vector<std::uint8_t> last_state = at_step(last.save_state(), kGrammarExperimentSteps - 3);
   state.insert(state.end(), last_state.begin(), last_state.end());
   near.state = state;
   ASSERT_EQ(worker.host.take_over(near), "");

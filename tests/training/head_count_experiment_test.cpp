@@ -126,7 +126,8 @@ TEST(HeadCountExperiment, OnTextEachRunIsTheTextTrainerScoredOnHeldOutWindows) {
 
 // The page's experiment, natively: the numbers docs/training.md reports.
 TEST(EmergenceHeadCounts, TheFullExperiment) {
-  HeadCountExperiment e = HeadCountExperiment::create(TrainerConfig{}, grammar()).value();
+  const HeadCountPlan plan = head_count_plan(Task::grammar);
+  HeadCountExperiment e = HeadCountExperiment::create(plan.base, grammar(), plan.head_counts, plan.seeds, plan.steps_per_run).value();
   while (!e.done()) e.step(500);
   for (const HeadCountRun& run : e.runs()) std::printf("heads %d seed %u: held-out loss %.3f\n", run.heads, run.seed, run.held_out_loss);
   for (const HeadCountPoint& p : e.points()) {

@@ -58,8 +58,7 @@ class HeadCountExperiment {
   // `base` gives everything but the head count and seed (its head_dim is ignored: d_model / h).
   // Fails with a message when a head count does not divide d_model or the config is invalid.
   static Result<HeadCountExperiment> create(const TrainerConfig& base, const Grammar& grammar,
-                                            std::vector<int> head_counts = {1, 2, 4, 8},
-                                            std::vector<std::uint32_t> seeds = {1, 2, 3}, int steps_per_run = 1000);
+                                            std::vector<int> head_counts, std::vector<std::uint32_t> seeds, int steps_per_run);
   // The text task (base.task == Task::lm) on `corpus`, scored on `held_out` windows
   // (held_out_text_windows); the corpus is shared, never copied.
   static Result<HeadCountExperiment> create(const TrainerConfig& base, std::shared_ptr<const TextCorpus> corpus,
