@@ -4,9 +4,45 @@
 // on screen and copied into the module. The lab's ready promise waits for it, so nothing asks for it before it is there;
 // a failure is reported in the console and the model then says it is missing when asked for.
 // The real-text sample (corpus/, about 360 KB compressed) is fetched only when the module asks for
-// it (a learner runs the head-count experiment on real text): headlabLoadTextCorpus.
+// it (a learner trains on real text): headlabLoadTextCorpus; so are the real-text models trained
+// with softmax + 1 and sigmoid (lesson 23): headlabLoadTextModel.
 'use strict';
 (function () {
+  // Copies `bytes` into the module's heap for the length of `use(pointer)`.
+  const withBytesInModule = (bytes, use) => {
+    const buffer = Module._malloc(Math.max(1, bytes.length)) >>> 0;
+    if (!buffer) throw new Error('out of memory');
+    try {
+      Module.HEAPU8.set(bytes, buffer);
+      return use(buffer);
+    } finally {
+      Module._free(buffer);
+    }
+  };
+
+  const modelLoads = {};
+  window.headlabLoadTextModel = (attention) => {
+    if (modelLoads[attention]) return modelLoads[attention];
+    modelLoads[attention] = (async () => {
+      const url = 'models/text-' + attention + '.safetensors';
+      try {
+        await window.headlab.ready;  // the text vocabulary is in by then
+        const response = await fetch(url);
+        if (!response.ok) throw new Error(url + ': HTTP ' + response.status);
+        const bytes = new Uint8Array(await response.arrayBuffer());
+        const name = new TextEncoder().encode(attention + '\0');
+        withBytesInModule(name, (namePointer) => withBytesInModule(bytes, (pointer) =>
+          Module._headlab_add_text_model_trained_with(namePointer, pointer, bytes.length)));
+      } catch (error) {
+        const reason = String(error.message || error);
+        console.warn('HeadLab: the real-text model (' + attention + ') could not be loaded: ' + reason);
+        window.headlab._callWithString('headlab_text_model_failed', attention + '\n' + reason);
+        delete modelLoads[attention];  // asking again tries again
+      }
+    })();
+    return modelLoads[attention];
+  };
+
   let corpusLoad = null;
   window.headlabLoadTextCorpus = () => {
     if (corpusLoad) return corpusLoad;
@@ -52,14 +88,7 @@
       const response = await fetch('models/text.safetensors');
       if (!response.ok) throw new Error('models/text.safetensors: HTTP ' + response.status);
       const bytes = new Uint8Array(await response.arrayBuffer());
-      const buffer = Module._malloc(bytes.length) >>> 0;
-      if (!buffer) throw new Error('out of memory');
-      try {
-        Module.HEAPU8.set(bytes, buffer >>> 0);
-        Module._headlab_add_text_model(buffer, bytes.length);
-      } finally {
-        Module._free(buffer);
-      }
+      withBytesInModule(bytes, (pointer) => Module._headlab_add_text_model(pointer, bytes.length));
     } catch (error) {
       console.warn('HeadLab: the real-text model could not be loaded: ' + (error.message || error));
     }

@@ -88,6 +88,8 @@ json training_state_json(const TrainingSession& session, bool losses) {
   json out = {{"started", session.started()},
               {"error", session.error()},
               {"task", training::task_name(session.settings().task)},
+              {"waiting", session.run_waiting()},
+              {"wait_error", session.run_wait_error()},
               {"attention", enum_name(kAttentionNormalizationNames, session.settings().attention)},
               {"running", session.running()},
               {"in_worker", session.training_in_worker()},
@@ -132,12 +134,16 @@ json training_state_json(const TrainingSession& session, bool losses) {
     }
     entry["layers"] = analysis::layer_profile_json(sample.spreads, labels);
     if (!sample.induction.empty()) {
-      entry["repeat_loss"] = number(sample.repeat_loss);
+      if (settings.task == training::Task::induction) entry["repeat_loss"] = number(sample.repeat_loss);
+      // Real-text runs have these scores and no labels: one entry per head all the same.
+      if (entry["heads"].empty())
+        for (const training::InductionHeadScores& s : sample.induction) entry["heads"].push_back({{"layer", s.layer}, {"head", s.head}});
       for (std::size_t k = 0; k < sample.induction.size() && k < entry["heads"].size(); ++k) {
         const training::InductionHeadScores& s = sample.induction[k];
         entry["heads"][k]["prefix_matching"] = s.prefix_matching;
         entry["heads"][k]["previous_token"] = s.previous_token;
         entry["heads"][k]["duplicate_token"] = s.duplicate_token;
+        entry["heads"][k]["first_token"] = s.first_token;
       }
     }
     timeline.push_back(std::move(entry));

@@ -152,8 +152,12 @@ struct LoadModel {
 struct LoadTrainedModel {};
 // Replaces the whole document with the language model HeadLab trained on real English and Chinese
 // text (assets/models/text.safetensors, read with assets/tokenizers/text.json; docs/training.md),
-// on the text stored with it: any typed text becomes its subword tokens, never [UNK].
-struct LoadTextModel {};
+// on the text stored with it: any typed text becomes its subword tokens, never [UNK]. With
+// `attention`, the same model trained with that normalisation; in the page those come only when
+// first asked for, and one not there yet opens when it arrives (the lab stays as it is meanwhile).
+struct LoadTextModel {
+  AttentionNormalization attention = AttentionNormalization::softmax;
+};
 // Puts the lab in the state a first visit opens on (assets/starting_model.json): the example
 // sentence with heads that each do something different, so the first screen shows what heads
 // specialise into rather than four broad random ones. One undo step back to the plain default.

@@ -169,7 +169,7 @@ struct Op<LoadTrainedModel> {
 template <>
 struct Op<LoadTextModel> {
   static constexpr const char* name = "loadTextModel";
-  template <class V, class S> static void fields(V&, S&) {}
+  template <class V, class S> static void fields(V& v, S& a) { v.with_default("attention", a.attention); }
 };
 template <>
 struct Op<LoadStartingModel> {

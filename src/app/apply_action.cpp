@@ -138,9 +138,16 @@ std::string perform(AppState& state, const Resources& resources, const LoadTrain
   return {};
 }
 
-std::string perform(AppState& state, const Resources& resources, const LoadTextModel&) {
-  const std::string& bytes = resources.text_model->text;
-  if (!resources.text_model->arrived || !resources.text_tokenizer->tokenizer)
+std::string perform(AppState& state, const Resources& resources, const LoadTextModel& a) {
+  LateAsset& slot = *resources.text_model_trained_with(a.attention);
+  if (a.attention != AttentionNormalization::softmax && (!slot.arrived || !resources.text_tokenizer->tokenizer)) {
+    // Fetched only now (lesson 23 and the Model settings ask for it): it opens when it arrives.
+    if (!slot.arrived) slot.requested = true;
+    slot.open_when_arrived = true;
+    return {};
+  }
+  const std::string& bytes = slot.text;
+  if (!slot.arrived || !resources.text_tokenizer->tokenizer)
     return "The real-text model is still downloading; try again in a moment.";
   Result<Document> read = read_tensor_model(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
   if (!read.ok()) return "the shipped real-text model: " + read.error();
@@ -148,6 +155,7 @@ std::string perform(AppState& state, const Resources& resources, const LoadTextM
   if (!tokenizer || static_cast<Eigen::Index>(tokenizer->tokens.size()) != read.value().model.token_embedding.rows())
     return "the shipped real-text model does not match its vocabulary (assets/tokenizers/text.json)";
   state.document = std::move(read).value();
+  slot.open_when_arrived = false;
   return {};
 }
 

@@ -39,6 +39,20 @@ bool replaces_document(const Action& action) {
 }  // namespace
 
 void Controller::open_checkpoint(Model model, const std::string& name) {
+  replace_model(std::move(model));
+  const Model& m = state_.document.model;
+  const std::size_t bytes = document_bytes(state_.document);
+  std::vector<std::string> args = {name, std::to_string(m.layers.size()), std::to_string(m.layers.empty() ? 0 : m.layers[0].head_count()),
+                                   std::to_string(m.d_model)};
+  if (bytes > kCopiedDocumentBytes) {
+    args.push_back(std::to_string(bytes >> 20));
+    notify(NoticeLevel::info, "notice_checkpoint_opened", std::move(args));
+  } else {
+    notify(NoticeLevel::info, "notice_checkpoint_opened_small", std::move(args));
+  }
+}
+
+void Controller::replace_model(Model model) {
   recompute(state_, resources_);
   Document next;
   next.model = std::move(model);
@@ -53,16 +67,6 @@ void Controller::open_checkpoint(Model model, const std::string& name) {
   state_.selection = {};
   state_.dirty = true;
   recompute(state_, resources_);
-  const Model& m = state_.document.model;
-  const std::size_t bytes = document_bytes(state_.document);
-  std::vector<std::string> args = {name, std::to_string(m.layers.size()), std::to_string(m.layers.empty() ? 0 : m.layers[0].head_count()),
-                                   std::to_string(m.d_model)};
-  if (bytes > kCopiedDocumentBytes) {
-    args.push_back(std::to_string(bytes >> 20));
-    notify(NoticeLevel::info, "notice_checkpoint_opened", std::move(args));
-  } else {
-    notify(NoticeLevel::info, "notice_checkpoint_opened_small", std::move(args));
-  }
 }
 
 ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {

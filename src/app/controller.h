@@ -39,6 +39,9 @@ class Controller {
   // Replaces the model by one read from a checkpoint (too large to travel as an Action value), on
   // the same text: one undo step back to the model before. `name` is for the notice.
   void open_checkpoint(Model model, const std::string& name);
+  // The same without a notice: for models that read subword tokens, which no Action carries (a
+  // model file has no tokenizer), such as a run trained on real text.
+  void replace_model(Model model);
 
   // Documents larger than this are not copied into the undo history by edits that keep their
   // model (a weight, a pruned head): a GPT-2 small checkpoint is 500 MB, and a copy per edit would

@@ -7,7 +7,7 @@ namespace headlab::app {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x5854'4C48;  // "HLTX"
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 
 template <typename T>
 void put(std::vector<std::uint8_t>& out, T value) {
@@ -69,6 +69,8 @@ void append_corpus_bytes(const training::TextCorpus& train, const training::Text
   put_string(out, train.tokenizer);
   put(out, static_cast<std::uint32_t>(train.vocabulary.size()));
   for (const std::string& token : train.vocabulary) put_string(out, token);
+  for (std::size_t id = 0; id < train.vocabulary.size(); ++id)
+    put_string(out, id < train.token_bytes.size() ? train.token_bytes[id] : std::string());
   put_ids(out, train.ids);
   put_ids(out, held_out.ids);
 }
@@ -84,9 +86,13 @@ Result<std::size_t> read_corpus_bytes(const std::uint8_t* bytes, std::size_t siz
   train.vocabulary.clear();
   train.vocabulary.reserve(count);
   for (std::uint32_t i = 0; i < count && in.ok; ++i) train.vocabulary.push_back(in.take_string());
+  train.token_bytes.clear();
+  train.token_bytes.reserve(count);
+  for (std::uint32_t i = 0; i < count && in.ok; ++i) train.token_bytes.push_back(in.take_string());
   if (!in.take_ids(train.ids, count) || !in.take_ids(held_out.ids, count)) return R::failure("text sample: cut short or an id out of range");
   held_out.tokenizer = train.tokenizer;
   held_out.vocabulary = train.vocabulary;
+  held_out.token_bytes = train.token_bytes;
   return in.at;
 }
 

@@ -5,7 +5,8 @@
 //
 // Layout, host byte order (little-endian natively and in WebAssembly):
 //   u32 magic "HLTX", u32 version, u32 name bytes, name, u32 vocabulary size,
-//   per token u32 bytes and the bytes, u64 training ids, i32 ids, u64 held-out ids, i32 ids.
+//   per token u32 bytes and the token, per token u32 bytes and the text it stands for,
+//   u64 training ids, i32 ids, u64 held-out ids, i32 ids.
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -100,9 +100,13 @@ Result<Resources> load_resources() {
     resources.trained_model->arrived = true;
   }
 
-  if (std::optional<std::string> text_model = read_asset("models/text.safetensors")) {
-    resources.text_model->text = std::move(*text_model);
-    resources.text_model->arrived = true;
+  for (const AttentionNormalization attention :
+       {AttentionNormalization::softmax, AttentionNormalization::softmax_plus_one, AttentionNormalization::sigmoid}) {
+    LateAsset& slot = *resources.text_model_trained_with(attention);
+    if (std::optional<std::string> bytes = read_asset(text_model_path(attention))) {
+      slot.text = std::move(*bytes);
+      slot.arrived = true;
+    }
   }
 
   if (const std::string error = read_starting_model(resources.starting_actions); !error.empty()) return fail(error);
@@ -134,6 +138,20 @@ std::string set_text_tokenizer(const Resources& resources, std::string_view json
   if (!tokenizer.ok()) return "assets/tokenizers/text.json: " + tokenizer.error();
   resources.text_tokenizer->tokenizer = std::move(tokenizer).value();
   return {};
+}
+
+const std::shared_ptr<LateAsset>& Resources::text_model_trained_with(AttentionNormalization attention) const {
+  switch (attention) {
+    case AttentionNormalization::softmax_plus_one: return text_model_plus_one;
+    case AttentionNormalization::sigmoid: return text_model_sigmoid;
+    case AttentionNormalization::softmax: break;
+  }
+  return text_model;
+}
+
+std::string text_model_path(AttentionNormalization attention) {
+  if (attention == AttentionNormalization::softmax) return "models/text.safetensors";
+  return "models/text-" + std::string(enum_name(kAttentionNormalizationNames, attention)) + ".safetensors";
 }
 
 std::string set_text_corpus(const Resources& resources, std::string_view train_text, std::string_view held_out_text) {

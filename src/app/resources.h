@@ -28,6 +28,10 @@ namespace headlab::app {
 struct LateAsset {
   std::string text;
   bool arrived = false;
+  // An asset the page fetches only when first asked for: asked for and not yet fetched; an action
+  // waits to open it once it arrives.
+  bool requested = false;
+  bool open_when_arrived = false;
 };
 
 // A BPE vocabulary that may arrive after start-up: in the page, HeadLab's "text" vocabulary is
@@ -65,6 +69,13 @@ struct Resources {
   std::shared_ptr<LateAsset> trained_model = std::make_shared<LateAsset>();
   // assets/models/text.safetensors (its bytes): the real-text language model, late in the page too.
   std::shared_ptr<LateAsset> text_model = std::make_shared<LateAsset>();
+  // The same model trained as long with softmax + 1 and with sigmoid attention
+  // (assets/models/text-softmax_plus_one.safetensors, text-sigmoid.safetensors; lesson 23): in the
+  // page fetched only when first asked for.
+  std::shared_ptr<LateAsset> text_model_plus_one = std::make_shared<LateAsset>();
+  std::shared_ptr<LateAsset> text_model_sigmoid = std::make_shared<LateAsset>();
+  // The real-text model trained with `attention`.
+  const std::shared_ptr<LateAsset>& text_model_trained_with(AttentionNormalization attention) const;
   UiText ui_text;                            // assets/ui_text.json
   // The byte-level BPE vocabularies models can read (Model::tokenizer), once they arrived: HeadLab's
   // own "text" (assets/tokenizers/text.json, read at load where the assets are files) and GPT-2's.
@@ -88,6 +99,10 @@ Result<Resources> load_resources();
 std::string set_gpt2_tokenizer(const Resources& resources, std::string_view encoder_json, std::string_view vocab_bpe);
 // Reads assets/tokenizers/text.json (headlab-bpe-1) into `resources.text_tokenizer`.
 std::string set_text_tokenizer(const Resources& resources, std::string_view json_text);
+// Where the real-text model trained with `attention` is, under assets/ and in the page:
+// "models/text.safetensors" (softmax), "models/text-sigmoid.safetensors", ...
+std::string text_model_path(AttentionNormalization attention);
+
 // Tokenizes the text sample's two splits (lines of UTF-8) into `resources.text_corpus`; needs the
 // text vocabulary. "" or why not (then also the slot's error).
 std::string set_text_corpus(const Resources& resources, std::string_view train_text, std::string_view held_out_text);

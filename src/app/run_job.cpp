@@ -2,23 +2,50 @@
 
 #include <algorithm>
 
+#include "app/corpus_hand_over.h"
 #include "app/step_clock.h"
 #include "engine/analysis/attention_spread.h"
 #include "engine/analysis/pooled_labels.h"
+#include "engine/bpe/punctuation_tokens.h"
 #include "engine/symbol_sequence.h"
 #include "engine/training/grammar.h"
+#include "engine/training/text_evaluation.h"
 
 namespace headlab::app {
 
 RunJob::RunJob(const Resources& resources, const Clock& clock)
-    : clock_(&clock), grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
+    : clock_(&clock), resources_(&resources), grammar_(&resources.grammar), lab_label_config_(&resources.analysis.config) {}
 
 std::string RunJob::reset(std::uint32_t seed, float learning_rate, training::Task task, AttentionNormalization attention) {
+  waiting_ = false;
   training::TrainerConfig config = training::default_trainer_config(task);
   config.seed = seed;
   config.architecture.attention = attention;
   config.learning_rate = std::clamp(learning_rate, kMinLearningRate, kMaxLearningRate);
-  Result<training::Trainer> trainer = training::Trainer::create(config, *grammar_);
+  if (task == training::Task::lm && !text_train_) {
+    LateCorpus& sample = *resources_->text_corpus;
+    if (!sample.arrived()) {
+      sample.requested = true;
+      sample.error.clear();
+      waiting_ = true;
+      waiting_seed_ = seed;
+      waiting_attention_ = attention;
+      waiting_run_ = false;
+      settings_.learning_rate = config.learning_rate;
+      running_ = false;
+      return {};
+    }
+    text_train_ = sample.train;
+    text_held_out_ = sample.held_out;
+  }
+  if (task == training::Task::lm && text_windows_.empty()) {
+    text_windows_ = training::held_out_text_windows(*text_held_out_, config.text, settings_.held_out_count);
+    text_punctuation_.assign(text_train_->token_bytes.size(), false);
+    for (std::size_t id = 0; id < text_punctuation_.size(); ++id)
+      text_punctuation_[id] = bpe::stands_for_punctuation(text_train_->token_bytes[id]);
+  }
+  Result<training::Trainer> trainer = task == training::Task::lm ? training::Trainer::create(config, text_train_)
+                                                                   : training::Trainer::create(config, *grammar_);
   if (!trainer.ok()) return "Training is unavailable: " + trainer.error();
   trainer_ = std::move(trainer).value();
   settings_.task = config.task;
@@ -34,6 +61,20 @@ std::string RunJob::reset(std::uint32_t seed, float learning_rate, training::Tas
   timeline_.clear();
   resumed_sample_step_ = 0;
   samples_sent_ = 0;
+  return {};
+}
+
+std::string RunJob::start_when_ready() {
+  if (!waiting_) return {};
+  const LateCorpus& sample = *resources_->text_corpus;
+  if (!sample.error.empty()) {
+    waiting_ = false;
+    return sample.error;
+  }
+  if (!sample.arrived()) return {};
+  const bool run = waiting_run_;
+  if (std::string e = reset(waiting_seed_, settings_.learning_rate, training::Task::lm, waiting_attention_); !e.empty()) return e;
+  running_ = run;
   return {};
 }
 
@@ -72,8 +113,9 @@ void RunJob::sample_timeline() {
   const int since = step - (timeline_.empty() ? resumed_sample_step_ : timeline_.back().step);
   sample.train_loss = training::mean_recent_loss(trainer, since);
   ++samples_taken_;
-  if (settings_.task == training::Task::induction) {
-    sample_induction(sample);
+  if (settings_.task != training::Task::grammar) {
+    if (settings_.task == training::Task::induction) sample_induction(sample);
+    else sample_text(sample);
     timeline_.push_back(std::move(sample));
     return;
   }
@@ -106,8 +148,23 @@ void RunJob::sample_induction(TimelineSample& sample) const {
     sample.heads.push_back(head_role(head, symbols.config));
 }
 
+// Real text: the scores of the text report (training/text_evaluation.h) on the held-out windows,
+// as the induction task's, so the Training tab and lessons read both alike. No labels: the lab's
+// labels pool over inputs it can tokenize, and held-out windows are ids.
+void RunJob::sample_text(TimelineSample& sample) const {
+  const training::TextEvaluation evaluation =
+      training::evaluate_text(trainer_->model(), text_windows_, text_punctuation_, settings_.seed);
+  sample.held_out_loss = evaluation.held_out_loss;
+  training::InductionReport report;
+  report.head_count = trainer_->model().layers.empty() ? 0 : trainer_->model().layers[0].head_count();
+  for (const training::TextHeadScores& h : evaluation.heads)
+    report.heads.push_back({h.layer, h.head, h.induction, h.previous_token, h.duplicate_token, h.first_token});
+  sample.strongest_induction = training::strongest_induction_head(report);
+  sample.induction = std::move(report.heads);
+}
+
 int RunJob::phase_change_step() const {
-  if (settings_.task != training::Task::induction) return -1;
+  if (settings_.task == training::Task::grammar) return -1;
   for (const TimelineSample& sample : timeline_)
     if (!sample.induction.empty() && sample.strongest_induction.prefix_matching >= training::kInductionFormedScore)
       return sample.step;
@@ -123,7 +180,9 @@ WorkerRun RunJob::hand_over() const {
   run.held_out_count = settings_.held_out_count;
   run.induction_held_out_count = settings_.induction_held_out_count;
   run.last_sample_step = timeline_.empty() ? 0 : timeline_.back().step;
-  run.state = trainer_->save_state();
+  if (settings_.task == training::Task::lm) append_corpus_bytes(*text_train_, *text_held_out_, run.state);
+  const std::vector<std::uint8_t> state = trainer_->save_state();
+  run.state.insert(run.state.end(), state.begin(), state.end());
   return run;
 }
 
@@ -144,9 +203,23 @@ std::string RunJob::take_over(const WorkerRun& run) {
   settings_.sample_every = std::max(1, run.sample_every);
   settings_.held_out_count = run.held_out_count;
   settings_.induction_held_out_count = run.induction_held_out_count;
+  std::size_t at = 0;
+  if (run.task == training::Task::lm) {
+    auto train = std::make_shared<training::TextCorpus>();
+    auto held_out = std::make_shared<training::TextCorpus>();
+    const Result<std::size_t> read = read_corpus_bytes(run.state.data(), run.state.size(), *train, *held_out);
+    if (!read.ok()) return read.error();
+    at = read.value();
+    if (!text_train_ || text_train_->ids != train->ids) {
+      text_train_ = std::move(train);
+      text_held_out_ = std::move(held_out);
+      text_windows_.clear();
+      trainer_.reset();
+    }
+  }
   if (!trainer_ || settings_.task != run.task || settings_.seed != run.seed || settings_.attention != run.attention)
     if (std::string e = reset(run.seed, settings_.learning_rate, run.task, run.attention); !e.empty()) return e;
-  if (std::string e = trainer_->restore_state(run.state.data(), run.state.size()); !e.empty()) return e;
+  if (std::string e = trainer_->restore_state(run.state.data() + at, run.state.size() - at); !e.empty()) return e;
   settings_.learning_rate = trainer_->config().learning_rate;
   timeline_.clear();
   samples_sent_ = 0;

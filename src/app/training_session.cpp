@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "app/trained_model.h"
+#include "engine/bpe/punctuation_tokens.h"
 #include "engine/embedding.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
@@ -25,7 +26,7 @@ TrainingSession::TrainingSession(const Resources& resources, const Clock& clock)
       jobs_{&run_, &comparison_, &probes_, &experiment_} {}
 
 std::string TrainingSession::ensure_started() {
-  if (run_.trainer()) return {};
+  if (run_.trainer() || run_.waiting()) return {};
   if (!error_.empty()) return error_;
   return reset(settings().seed, settings().learning_rate);
 }
@@ -33,16 +34,21 @@ std::string TrainingSession::ensure_started() {
 std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task,
                                    std::optional<AttentionNormalization> attention) {
   link_.recall(WorkerJob::run);
+  run_wait_error_.clear();
   if (std::string e = run_.reset(seed, learning_rate, task.value_or(settings().task), attention.value_or(settings().attention)); !e.empty())
     return error_ = e;
   error_.clear();
+  if (!run_.waiting()) begin_run();
+  return {};
+}
+
+void TrainingSession::begin_run() {
   link_.prepare();
   link_.recall(WorkerJob::probes);
   probes_.clear();
   rate_.restart();
   run_.sample_timeline();
   refresh_snapshot();
-  return {};
 }
 
 void TrainingSession::set_running(bool running) {
@@ -57,7 +63,7 @@ void TrainingSession::set_learning_rate(float learning_rate) {
 }
 
 int TrainingSession::step(int steps) {
-  if (!ensure_started().empty()) return 0;
+  if (run_.waiting() || !ensure_started().empty()) return 0;
   link_.recall(WorkerJob::run);  // steps by hand go on from what the page has; a running run goes back next frame
   run_.step(steps);
   refresh_snapshot();
@@ -67,7 +73,8 @@ int TrainingSession::step(int steps) {
 std::string TrainingSession::start_probes() {
   if (std::string e = ensure_started(); !e.empty()) return e;
   if (settings().task != training::Task::grammar)
-    return "Probes read parts of speech and relations, which random symbols do not have: train the grammar task to probe.";
+    return "Probes read parts of speech and relations, which random symbols and the real-text sample do not have: train "
+           "the grammar task to probe.";
   if (!link_.usable()) {
     probe_here();
     return {};
@@ -145,6 +152,10 @@ double TrainingSession::advance_frame() {
   last_frame_start_ = start;
   const double budget = frame_budget_seconds_ = std::min(kMaxFrameBudgetSeconds, settings().speed * frame_interval_);
   if (experiment_.waiting()) experiment_error_ = experiment_.start_when_ready();
+  if (run_.waiting()) {
+    run_wait_error_ = run_.start_when_ready();
+    if (!run_.waiting() && run_wait_error_.empty()) begin_run();
+  }
   if (link_.has(WorkerJob::probes) && !link_.usable()) probe_here();  // it failed: start them over here
   if (probes_.under_way() && !link_.has(WorkerJob::probes)) {
     probes_.probe_next_head();  // four regressions: the frame is theirs
@@ -176,13 +187,39 @@ void TrainingSession::set_snapshot_input(int index) {
 }
 
 int TrainingSession::snapshot_input_count() const {
-  return static_cast<int>(settings().task == training::Task::induction ? run_.induction_held_out().sequences.size()
-                                                                      : run_.held_out().sentences.size());
+  switch (settings().task) {
+    case training::Task::induction: return static_cast<int>(run_.induction_held_out().sequences.size());
+    case training::Task::lm: return static_cast<int>(run_.text_held_out().size());
+    case training::Task::grammar: break;
+  }
+  return static_cast<int>(run_.held_out().sentences.size());
+}
+
+// A held-out window of real text as the tokens the page shows: each id's text, its row of the
+// embedding by id.
+Tokens TrainingSession::text_window_tokens(int index) const {
+  const training::TextCorpus& corpus = *run_.text_corpus();
+  Tokens tokens;
+  for (int id : run_.text_held_out()[index].tokens) {
+    Token token;
+    token.id = id;
+    token.text = token.key = static_cast<std::size_t>(id) < corpus.token_bytes.size() ? corpus.token_bytes[id] : std::string();
+    token.is_punctuation = bpe::stands_for_punctuation(token.text);
+    tokens.push_back(std::move(token));
+  }
+  return tokens;
 }
 
 std::string TrainingSession::snapshot_input_text(int index) const {
   if (index < 0 || index >= snapshot_input_count()) return {};
   if (settings().task == training::Task::induction) return training::symbol_text(run_.induction_held_out().sequences[index]);
+  if (settings().task == training::Task::lm) {
+    std::string text;
+    for (const Token& token : text_window_tokens(index)) text += token.text;
+    for (char& c : text)
+      if (c == '\n') c = ' ';
+    return text;
+  }
   std::string text;  // the words, without [CLS] and [SEP]
   for (const Token& token : training::to_tokens(run_.held_out().sentences[index], *grammar_))
     if (!token.is_special) text += (text.empty() ? "" : " ") + token.text;
@@ -197,6 +234,8 @@ void TrainingSession::refresh_snapshot() {
   const Model& model = trainer()->model();
   snapshot_.tokens = settings().task == training::Task::induction
                          ? training::symbol_tokens(run_.induction_held_out().sequences[snapshot_.input])
+                     : settings().task == training::Task::lm
+                         ? text_window_tokens(snapshot_.input)
                          : training::to_tokens(run_.held_out().sentences[snapshot_.input], *grammar_);
   snapshot_.texts.clear();
   for (const Token& token : snapshot_.tokens) snapshot_.texts.push_back(token.text);
@@ -254,9 +293,12 @@ void TrainingSession::follow(const AppState& state) {
   if (state.training_request_serial == followed_request_) return;
   followed_request_ = state.training_request_serial;
   const RequestTraining& request = state.training_request;
-  if (request.fresh || !trainer() || settings().task != request.task || settings().seed != request.seed ||
+  // Another task starts at its own learning rate (real text trains at the shipped model's 1e-2).
+  const float learning_rate = request.task == run_task() ? settings().learning_rate
+                                                         : training::default_trainer_config(request.task).learning_rate;
+  if (request.fresh || !trainer() || run_task() != request.task || settings().seed != request.seed ||
       settings().attention != request.attention)
-    if (!reset(request.seed, settings().learning_rate, request.task, request.attention).empty()) return;
+    if (!reset(request.seed, learning_rate, request.task, request.attention).empty()) return;
   set_running(request.run);
 }
 
@@ -287,6 +329,19 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
       controller.apply(SelectHead{strongest.layer, strongest.head});
     }
     controller.notify(NoticeLevel::info, "notice_loaded_induction",
+                      {std::to_string(trainer()->steps_done()), std::to_string(settings().seed)});
+    return {};
+  }
+  if (settings().task == training::Task::lm) {
+    // Read through its tokenizer as the shipped real-text model is (engine/tensor_model_file.h).
+    Model model = trainer()->model();
+    model.vocab.clear();
+    controller.replace_model(std::move(model));
+    if (!timeline().empty() && !timeline().back().induction.empty()) {
+      const training::InductionHeadScores& strongest = timeline().back().strongest_induction;
+      controller.apply(SelectHead{strongest.layer, strongest.head});
+    }
+    controller.notify(NoticeLevel::info, "notice_loaded_text_run",
                       {std::to_string(trainer()->steps_done()), std::to_string(settings().seed)});
     return {};
   }

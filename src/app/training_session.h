@@ -57,7 +57,9 @@ class TrainingSession {
   std::string ensure_started();
   // A fresh run from `seed` at `learning_rate` (of `task`, or of the current task): losses,
   // timeline and probes start over.
-  // The run's attention normalisation stays unless `attention` names another.
+  // The run's attention normalisation stays unless `attention` names another. A run on real text
+  // may first wait for the page's text sample (run_waiting()); it starts, paused or running as
+  // asked meanwhile, once the sample arrives.
   std::string reset(std::uint32_t seed, float learning_rate, std::optional<training::Task> task = {},
                     std::optional<AttentionNormalization> attention = {});
 
@@ -74,7 +76,13 @@ class TrainingSession {
   std::string snapshot_input_text(int index) const;
   const HeadsSnapshot& snapshot() const { return snapshot_; }
 
-  // Induction task: the step of the first sample at which a head of layer 1 or deeper (layer 0
+  // Waiting for the text sample before a run on real text starts; why the last such wait ended
+  // without a run ("" when it started or still waits). The task the run has, or waits to have.
+  bool run_waiting() const { return run_.waiting(); }
+  const std::string& run_wait_error() const { return run_wait_error_; }
+  training::Task run_task() const { return run_.waiting() ? training::Task::lm : settings().task; }
+
+  // Induction task and real text: the step of the first sample at which a head of layer 1 or deeper (layer 0
   // of a 1-layer model) reached training::kInductionFormedScore, the phase change; -1 before.
   int phase_change_step() const { return run_.phase_change_step(); }
 
@@ -146,7 +154,8 @@ class TrainingSession {
   int step_job(WorkerJob job, int steps);
 
   // Loads the trained model into the lab as one undoable edit; the input becomes an annotated
-  // example sentence the trained vocabulary covers (so the lab can score syntax), if there is one.
+  // example sentence the trained vocabulary covers (so the lab can score syntax), if there is one;
+  // ten symbols written twice (induction); the lab's own text, or a sentence written once (real text).
   std::string use_in_lab(Controller& controller) const;
 
   const std::string& error() const { return error_; }
@@ -169,6 +178,9 @@ class TrainingSession {
 
  private:
   void refresh_snapshot();
+  Tokens text_window_tokens(int index) const;
+  // What a new run (just reset, or just started after waiting for the text sample) begins with.
+  void begin_run();
   // The comparison's or the experiment's.
   PausableJob& pausable(WorkerJob job);
   std::string start_job(WorkerJob job);
@@ -184,6 +196,7 @@ class TrainingSession {
   WorkerLink::Jobs jobs_;  // indexed by WorkerJob
   WorkerLink link_;
   std::string error_;
+  std::string run_wait_error_;
   std::string experiment_error_;
   int experiment_starts_ = 0;
   training::Task experiment_asked_task_ = training::Task::grammar;

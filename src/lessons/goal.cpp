@@ -114,8 +114,8 @@ double leaf_value(const Goal& g, const GoalView& v, int h) {
     }
     case GoalKind::sink: {
       if (!head_ok) return NAN;
-      // A trained model (its own vocabulary) of that normalisation, when the goal names one.
-      if (g.trained_with && (v.model.attention != *g.trained_with || v.model.vocab.empty())) return NAN;
+      // A trained model (its own vocabulary, or a tokenizer's) of that normalisation, when the goal names one.
+      if (g.trained_with && (v.model.attention != *g.trained_with || !has_learned_embedding(v.model))) return NAN;
       int index = h;
       for (int l = 0; l < g.layer; ++l) index += static_cast<int>(v.trace.layers[l].heads.size());
       const std::vector<training::TextHeadScores> sinks = training::sink_shares(v.trace, v.tokens);
@@ -236,6 +236,7 @@ double training_goal_score(const Goal& goal, const TrainingReading& reading) {
   if (reading.task != goal.training_task) return best;
   if (goal.training_attention && reading.attention != *goal.training_attention) return best;
   if (goal.training_role == TrainingRole::distinct_roles) return reading.distinct_roles;  // of the whole model
+  if (goal.training_role == TrainingRole::steps) return reading.steps;
   for (const TrainingHeadReading& head : reading.heads)
     if (head.layer == goal.layer && (goal.head < 0 || head.head == goal.head)) {
       const double score = training_role_score(head, goal.training_role);

@@ -18,9 +18,9 @@
 //       (the in-page training run's latest held-out sample: its task, and a head's prefix matching
 //        ("induction"), previous-token, duplicate-token or first-token ("first_token", the attention
 //        sink) score; with "attention", only a run of that normalisation counts; or with "role": "distinct_roles"
-//        how many different labels its heads hold, or "experiment_head_counts": how many head
-//        counts of the one-vs-many experiment have a finished run; never met before the run has a
-//        sample)
+//        how many different labels its heads hold, "steps": how far the run has trained, or
+//        "experiment_head_counts": how many head counts of the one-vs-many experiment have a
+//        finished run; never met before the run has a sample)
 //   {"kind": "held_out", "measure": "loss", "max": 1.05}
 //   {"kind": "held_out", "measure": "distance", "layer": 1, "max": 2.5}
 //       (a model trained on the grammar, on the 60 held-out sentences the Training tab samples:
@@ -68,9 +68,9 @@ enum class GoalMatrix { W_Q, W_K, W_V, W_O };
 enum class HeldOutMeasure { loss, distance, entropy };
 enum class SinkMeasure { first_token, punctuation };
 // What a training goal reads of the run: a head's prefix matching ("induction"), previous-token
-// or duplicate-token score, the number of different labels its heads hold, or how many head
-// counts of the one-vs-many experiment have a finished run.
-enum class TrainingRole { induction, previous_token, duplicate_token, first_token, distinct_roles, experiment_head_counts };
+// or duplicate-token score, the number of different labels its heads hold, its steps at the sample,
+// or how many head counts of the one-vs-many experiment have a finished run.
+enum class TrainingRole { induction, previous_token, duplicate_token, first_token, distinct_roles, steps, experiment_head_counts };
 
 const char* goal_kind_name(GoalKind kind);
 const char* matrix_name(GoalMatrix matrix);
@@ -122,10 +122,10 @@ struct Goal {
 struct TrainingHeadReading {
   int layer = 0;
   int head = 0;
-  float prefix_matching = 0.0f;  // induction task only
+  float prefix_matching = 0.0f;  // induction task and real text
   float previous_token = 0.0f;
-  float duplicate_token = 0.0f;  // induction task only
-  float first_token = 0.0f;      // induction task only: the attention sink (training/induction_evaluation.h)
+  float duplicate_token = 0.0f;  // induction task and real text
+  float first_token = 0.0f;      // induction task and real text: the attention sink (training/induction_evaluation.h)
 };
 struct TrainingReading {
   std::optional<training::Task> task;  // none before the first run

@@ -57,6 +57,7 @@ constexpr Named<TrainingRole> kTrainingRoles[] = {{"induction", TrainingRole::in
                                                   {"duplicate_token", TrainingRole::duplicate_token},
                                                   {"first_token", TrainingRole::first_token},
                                                   {"distinct_roles", TrainingRole::distinct_roles},
+                                                  {"steps", TrainingRole::steps},
                                                   {"experiment_head_counts", TrainingRole::experiment_head_counts}};
 constexpr Named<analysis::ProbeTask> kProbeTasks[] = {{"pos", analysis::ProbeTask::pos},
                                                       {"previous_pos", analysis::ProbeTask::previous_pos}};

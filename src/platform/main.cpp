@@ -195,6 +195,7 @@ void frame(void* arg) {
   mirror_to_live_region(p);
   request_missing_glyphs(p);
   request_text_corpus_when_asked(p);
+  fetch_and_open_text_models(p);
   if (ImGui::GetIO().WantTextInput != p.wants_text_input) {
     p.wants_text_input = ImGui::GetIO().WantTextInput;
     set_text_input_active(p.wants_text_input);

@@ -75,6 +75,9 @@ void use_whole_cjk_subset_when_needed(Platform& p);
 void rebuild_fonts(Platform& p);
 // The real-text sample, once a job asked for it (page_text_corpus.cpp).
 void request_text_corpus_when_asked(Platform& p);
+// The real-text models trained with softmax + 1 and sigmoid, once an action asked for one; opens
+// it when it arrives (page_text_models.cpp).
+void fetch_and_open_text_models(Platform& p);
 // The export the menu asked for, a frame after it asked.
 void handle_export(Platform& p);
 // The live region and the accessibility tree, when what they show changed.

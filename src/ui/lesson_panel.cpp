@@ -202,6 +202,8 @@ void step_view(PanelContext& context) {
     } else if (std::isfinite(value) && training->training_role == lessons::TrainingRole::distinct_roles) {
       std::snprintf(overlay, sizeof overlay, context.tr("goal_training_roles_bar"), static_cast<int>(value),
                     static_cast<int>(training->min), state.training->steps);
+    } else if (std::isfinite(value) && training->training_role == lessons::TrainingRole::steps) {
+      std::snprintf(overlay, sizeof overlay, context.tr("goal_training_steps_bar"), static_cast<int>(value), static_cast<int>(training->min));
     } else if (std::isfinite(value)) {
       // A goal with only a max (a sink that must stay small) shows its max; the bar is full while it holds.
       const std::string role = std::string("goal_training_") + lessons::training_role_name(training->training_role);

@@ -180,6 +180,21 @@ void draw_model_controls(PanelContext& context) {
   ImGui::EndDisabled();
   register_item(context.ui, ids::kLoadTextModel);
   item_tooltip(context.tr(text_arrived ? "model_text_tip" : "model_text_downloading"));
+  // The same model trained with the other normalisations (lesson 23): fetched on the first click,
+  // opened when it arrives.
+  static constexpr AttentionNormalization kOthers[2] = {AttentionNormalization::softmax_plus_one, AttentionNormalization::sigmoid};
+  static const char* const kLabels[2] = {"model_text_plus_one", "model_text_sigmoid"};
+  static const char* const kIds[2] = {ids::kLoadTextModelPlusOne, ids::kLoadTextModelSigmoid};
+  for (int k = 0; k < 2; ++k) {
+    const app::LateAsset& slot = *resources.text_model_trained_with(kOthers[k]);
+    const char* label = context.tr(kLabels[k]);
+    flow_same_line(ImGui::CalcTextSize(label).x + font * 2.0f);
+    ImGui::BeginDisabled(!resources.text_tokenizer->tokenizer.has_value() || slot.open_when_arrived);
+    if (ImGui::Button(with_id(label, kIds[k]).c_str())) actions.emit(app::LoadTextModel{kOthers[k]});
+    ImGui::EndDisabled();
+    register_item(context.ui, kIds[k]);
+    item_tooltip(context.tr(slot.open_when_arrived ? "model_text_other_downloading" : "model_text_other_tip"));
+  }
 }
 
 }  // namespace headlab::ui

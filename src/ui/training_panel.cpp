@@ -34,14 +34,28 @@ void draw_task_choice(const app::TrainingSession& session, PanelContext& context
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(t("train_task"));
   ImGui::SameLine();
-  const char* const tasks[2] = {t("train_task_grammar"), t("train_task_induction")};
-  static const char* const kTaskIds[2] = {ids::kTrainTaskGrammar, ids::kTrainTaskInduction};
-  int task = session.settings().task == training::Task::induction ? 1 : 0;
-  if (segmented("training_task", tasks, 2, task, &ui, kTaskIds))
-    context.actions.emit(app::RequestTraining{task == 1 ? training::Task::induction : training::Task::grammar,
-                                              static_cast<std::uint32_t>(ui.training_seed), false, true,
+  const char* const tasks[3] = {t("train_task_grammar"), t("train_task_induction"), t("train_task_text")};
+  static const char* const kTaskIds[3] = {ids::kTrainTaskGrammar, ids::kTrainTaskInduction, ids::kTrainTaskText};
+  static constexpr training::Task kTasks[3] = {training::Task::grammar, training::Task::induction, training::Task::lm};
+  static const char* const kHelp[3] = {"train_task_grammar_help", "train_task_induction_help", "train_task_text_help"};
+  int task = static_cast<int>(std::find(kTasks, kTasks + 3, session.run_task()) - kTasks) % 3;
+  if (segmented("training_task", tasks, 3, task, &ui, kTaskIds))
+    context.actions.emit(app::RequestTraining{kTasks[task], static_cast<std::uint32_t>(ui.training_seed), false, true,
                                               session.settings().attention});
-  help_marker(t(task == 1 ? "train_task_induction_help" : "train_task_grammar_help"));
+  help_marker(t(kHelp[task]));
+  // The text sample comes only when a run on real text is asked for: say so while it does, and
+  // why if it cannot (the run the learner had stays).
+  if (session.run_waiting()) {
+    wrapped_disabled(t("train_text_fetching"));
+    register_item(ui, ids::kTrainTaskWaiting);
+  } else if (!session.run_wait_error().empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(session.run_wait_error().c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    register_item(ui, ids::kTrainTaskWaiting);
+  }
 }
 
 // How the run's heads turn scores into weights; a choice is a fresh, paused run of the same task,
@@ -132,17 +146,22 @@ void draw_controls(const app::TrainingSession& session, PanelContext& context, c
 void draw_status(const app::TrainingSession& session, const Words& t) {
   const training::Trainer& trainer = *session.trainer();
   const int steps = trainer.steps_done();
+  const training::Task task = session.settings().task;
   if (steps == 0) {
-    wrapped_disabled(t(session.settings().task == training::Task::induction ? "train_step0_symbols" : "train_step0"));
+    wrapped_disabled(t(task == training::Task::induction ? "train_step0_symbols"
+                       : task == training::Task::lm    ? "train_step0_text"
+                                                       : "train_step0"));
     return;
   }
-  int roles = 0;
-  for (const app::HeadRole& role : session.timeline().back().heads) roles += role.learned();
   ImGui::Text(t("train_status"), steps, training::mean_recent_loss(trainer, 50), trainer.loss_history().front());
-  char role_count[96];
-  std::snprintf(role_count, sizeof role_count, t("train_roles"), roles, static_cast<int>(session.timeline().back().heads.size()));
-  flow_same_line(ImGui::CalcTextSize(role_count).x, ImGui::GetFontSize());
-  ImGui::TextUnformatted(role_count);
+  if (task != training::Task::lm) {  // real-text runs are read by their scores, not the lab's labels
+    int roles = 0;
+    for (const app::HeadRole& role : session.timeline().back().heads) roles += role.learned();
+    char role_count[96];
+    std::snprintf(role_count, sizeof role_count, t("train_roles"), roles, static_cast<int>(session.timeline().back().heads.size()));
+    flow_same_line(ImGui::CalcTextSize(role_count).x, ImGui::GetFontSize());
+    ImGui::TextUnformatted(role_count);
+  }
   char speed[96];
   std::snprintf(speed, sizeof speed, "%s", t("train_paused"));
   if (session.running())
@@ -289,7 +308,8 @@ void draw_progress(const app::TrainingSession& session, PanelContext& context, L
                    const Words& t) {
   const float font = ImGui::GetFontSize();
   const training::Trainer& trainer = *session.trainer();
-  const bool induction = session.settings().task == training::Task::induction;
+  const training::Task task = session.settings().task;
+  const bool induction = task == training::Task::induction, text = task == training::Task::lm;
   std::vector<float> held_out_steps, held_out_losses, repeat_losses;
   for (const app::TimelineSample& s : session.timeline()) {
     held_out_steps.push_back(static_cast<float>(s.step));
@@ -315,13 +335,13 @@ void draw_progress(const app::TrainingSession& session, PanelContext& context, L
     options.mark_x = static_cast<float>(phase_change);
     options.mark_label = mark;
   }
-  const float plot_h = std::clamp(height * (induction ? 0.24f : 0.36f), font * 7.0f, font * 16.0f);
+  const float plot_h = std::clamp(height * (induction || text ? 0.24f : 0.36f), font * 7.0f, font * 16.0f);
   line_plot("loss", series, ImVec2(width, plot_h), options);
   register_item(ui, ids::kTrainLoss);
-  if (induction) {
+  if (induction || text) {
     // The two halves of the circuit (Elhage et al. 2021): layer 0 looks one token back, a later
     // layer's head matches prefixes. A jump in the second is the phase change (Olsson et al. 2022).
-    ImGui::TextUnformatted(t("train_prefix_title"));
+    ImGui::TextUnformatted(t(text ? "train_prefix_title_text" : "train_prefix_title"));
     help_marker(t("train_prefix_help"));
     PlotOptions scores = options;
     scores.x_label = t("train_step_axis");
@@ -337,6 +357,17 @@ void draw_progress(const app::TrainingSession& session, PanelContext& context, L
     head_score_plot("previous", session, true, [](const training::InductionHeadScores& s) { return s.previous_token; },
                     ImVec2(width, plot_h * 0.8f), scores);
     register_item(ui, ids::kTrainPreviousPlot);
+    // Where the later heads park attention when nothing earlier fits: the attention sink
+    // (Xiao et al. 2024), which lesson 23 has the learner grow and take away.
+    ImGui::TextUnformatted(t("train_first_token_title"));
+    help_marker(t(text ? "train_first_token_help_text" : "train_first_token_help"));
+    head_score_plot("first_token", session, false, [](const training::InductionHeadScores& s) { return s.first_token; },
+                    ImVec2(width, plot_h * 0.8f), scores);
+    register_item(ui, ids::kTrainFirstTokenPlot);
+  }
+  if (text) {  // held-out windows are ids: the lab's labels and its layer summary need text it can tag
+    draw_training_heads(session, context, ui, textures, width, t);
+    return;
   }
   ImGui::TextUnformatted(t(induction ? "train_roles_title_symbols" : "train_roles_title"));
   help_marker(t(induction ? "train_roles_help_symbols" : "train_roles_help"));
@@ -364,6 +395,7 @@ void draw_training_panel(PanelContext& context, float width, float height) {
   const float top = ImGui::GetCursorPosY();
   draw_task_choice(session, context, t);
   draw_attention_choice(session, context, t);
+  if (!session.started()) return;  // the first run waits for the text sample (said above)
   draw_controls(session, context, t);
   draw_status(session, t);
   const char* const views[3] = {t("train_view_progress"), t("train_view_probes"), t("train_view_compare")};

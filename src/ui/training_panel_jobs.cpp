@@ -41,9 +41,9 @@ void draw_training_probes(const app::TrainingSession& session, PanelContext& con
   LabUiState& ui = context.ui;
   const float font = ImGui::GetFontSize();
   const app::ProbeProgress& probes = session.probes();
-  if (session.settings().task == training::Task::induction) {
-    // Probes read parts of speech and relations: random symbols have none.
-    wrapped_disabled(t("train_probe_symbols"));
+  if (session.settings().task != training::Task::grammar) {
+    // Probes read parts of speech and relations: random symbols and the text sample have none.
+    wrapped_disabled(t(session.settings().task == training::Task::lm ? "train_probe_text" : "train_probe_symbols"));
     return;
   }
   ImGui::BeginDisabled(probes.running());

@@ -49,6 +49,7 @@ std::vector<Action> one_of_each() {
           LoadModel{"{\"format\": \"headlab-model\"}"},
           LoadTrainedModel{},
           LoadTextModel{},
+          LoadTextModel{AttentionNormalization::sigmoid},
           LoadStartingModel{},
           SetTheme{Theme::light},
           RequestTraining{training::Task::induction, 3, true, true},

@@ -8,6 +8,7 @@
 #include "app/controller.h"
 #include "app/pruning_curve.h"
 #include "app/saved_state.h"
+#include "engine/training/text_evaluation.h"
 #include "test_resources.h"
 
 namespace headlab::app {
@@ -90,6 +91,47 @@ TEST_F(TextModel, PruningIsMeasuredByTheLossOnTheTextAndTheInductionHeadMattersO
 
 TEST_F(TextModel, IsNotSavedInTheBrowserAndSaysWhy) {
   EXPECT_NE(state_too_large(state).find("subword"), std::string::npos);
+}
+
+// The same model trained with softmax + 1 and with sigmoid (lesson 23): each loads with its own
+// normalisation, and on the lesson's sentence its induction head L1H1 parks almost nothing on the
+// first token (the softmax model's parks 0.56; docs/training.md "Attention sinks").
+TEST(TextModelTrainedWith, EachNormalisationLoadsAndItsInductionHeadHasNoSink) {
+  AppState state;
+  Controller controller{state, test_resources()};
+  for (const AttentionNormalization attention : {AttentionNormalization::softmax_plus_one, AttentionNormalization::sigmoid}) {
+    ASSERT_TRUE(controller.apply(LoadTextModel{attention}).ok());
+    controller.catch_up_all();
+    EXPECT_EQ(state.document.model.attention, attention);
+    EXPECT_EQ(state.document.model.tokenizer, "text");
+    EXPECT_EQ(state.document.input.text, kSentence);
+    const std::vector<training::TextHeadScores> sinks = training::sink_shares(state.trace, state.input.tokens);
+    ASSERT_EQ(sinks.size(), 8u);
+    EXPECT_LT(sinks[5].first_token, 0.05f) << "L1H1";
+  }
+  ASSERT_TRUE(controller.apply(LoadTextModel{}).ok());
+  ASSERT_TRUE(controller.apply(SetText{kSentence}).ok());  // its own text is the sentence written twice
+  controller.catch_up_all();
+  EXPECT_GT(training::sink_shares(state.trace, state.input.tokens)[5].first_token, 0.5f) << "softmax's L1H1";
+}
+
+// In the page those two arrive only when asked for: asking for one not there yet asks the page
+// for it and leaves the lab as it is, to be opened when it arrives (platform/page_text_models.cpp).
+TEST(TextModelTrainedWith, OneNotThereYetIsAskedForAndOpensWhenItArrives) {
+  Resources resources = test_resources();  // its own slots, not the shared ones
+  resources.text_model_sigmoid = std::make_shared<LateAsset>();
+  AppState state;
+  Controller controller{state, resources};
+  const std::string model_before = state.document.model.tokenizer;
+  ASSERT_TRUE(controller.apply(LoadTextModel{AttentionNormalization::sigmoid}).ok());
+  EXPECT_TRUE(resources.text_model_sigmoid->requested);
+  EXPECT_TRUE(resources.text_model_sigmoid->open_when_arrived);
+  EXPECT_EQ(state.document.model.tokenizer, model_before) << "the lab stays as it was meanwhile";
+  *resources.text_model_sigmoid = *test_resources().text_model_sigmoid;  // it arrives
+  resources.text_model_sigmoid->open_when_arrived = true;
+  ASSERT_TRUE(controller.apply(LoadTextModel{AttentionNormalization::sigmoid}).ok());
+  EXPECT_EQ(state.document.model.attention, AttentionNormalization::sigmoid);
+  EXPECT_FALSE(resources.text_model_sigmoid->open_when_arrived);
 }
 
 }  // namespace

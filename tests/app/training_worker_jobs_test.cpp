@@ -286,7 +286,8 @@ TEST(TrainingWorker, ATextExperimentGoesToTheWorkerWithItsText) {
 TEST(TrainingWorker, TheTextSampleCrossesToTheWorkerIntact) {
   training::TextCorpus train, held_out;
   train.tokenizer = "text";
-  train.vocabulary = {"a", "\xC4\xA0b", "c"};
+  train.vocabulary = {"a", "\xC4\xA0" "b", "c"};
+  train.token_bytes = {"a", " b", "c"};
   train.ids = {0, 1, 2, 2, 1};
   held_out.ids = {2, 0};
   std::vector<std::uint8_t> bytes = {9, 9};
@@ -300,6 +301,8 @@ TEST(TrainingWorker, TheTextSampleCrossesToTheWorkerIntact) {
   EXPECT_EQ(train_back.ids, train.ids);
   EXPECT_EQ(held_back.ids, held_out.ids);
   EXPECT_EQ(held_back.vocabulary, train.vocabulary);
+  EXPECT_EQ(train_back.token_bytes, train.token_bytes);
+  EXPECT_EQ(held_back.token_bytes, train.token_bytes);
   for (std::size_t cut = 0; cut + 2 < bytes.size(); ++cut)
     EXPECT_FALSE(read_corpus_bytes(bytes.data() + 2, cut, train_back, held_back).ok()) << cut;
   std::vector<std::uint8_t> out_of_range = bytes;

@@ -5,7 +5,10 @@
 // can go on with.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "in_process_worker.h"
+#include "test_resources.h"
 
 namespace headlab::app {
 namespace {
@@ -35,6 +38,67 @@ TEST(TrainingWorker, ARunTrainedInTheWorkerIsTheRunThePageWouldHaveTrained) {
     EXPECT_EQ(page.samples_taken(), alone.samples_taken());
     EXPECT_EQ(page.snapshot().step, 220);  // the heads overview shows the adopted model
   }
+}
+
+// A run on real text waits, paused, for the page's text sample; once it is there the run starts as
+// it was asked to (here running), goes to the worker with the text it trains on, and its timeline
+// reads the text report's scores; what comes back is the run the page would have trained. A sample that cannot be had ends the wait with why and leaves
+// the run the learner had.
+TEST(TrainingWorker, ARealTextRunWaitsForItsSampleThenGoesToTheWorkerWithIt) {
+  PageWithWorker in_worker;
+  TrainingSession &page = in_worker.page, &alone = in_worker.alone;
+  InProcessWorker& worker = in_worker.worker;
+  ASSERT_EQ(page.reset(1, 3e-3f, training::Task::induction), "");
+  page.step(10);
+  *test_resources().text_corpus = LateCorpus{};
+  ASSERT_EQ(page.reset(1, 1e-2f, training::Task::lm), "");
+  EXPECT_TRUE(page.run_waiting());
+  EXPECT_EQ(page.run_task(), training::Task::lm);
+  EXPECT_TRUE(test_resources().text_corpus->requested);
+  page.set_running(true);  // Play pressed while waiting: the run starts running
+  EXPECT_FALSE(page.running());
+  EXPECT_EQ(page.step(5), 0);  // nothing to step yet; the induction run stays as it was
+  EXPECT_EQ(page.settings().task, training::Task::induction);
+  EXPECT_EQ(page.trainer()->steps_done(), 10);
+  page.advance_frame();
+  EXPECT_TRUE(page.run_waiting());
+  give_test_text_sample();
+  page.advance_frame();  // starts it; the next frame hands it over
+  EXPECT_FALSE(page.run_waiting());
+  EXPECT_EQ(page.settings().task, training::Task::lm);
+  EXPECT_TRUE(page.running());
+  page.advance_frame();
+  ASSERT_TRUE(page.training_in_worker());
+  EXPECT_EQ(worker.error, "");
+  page.receive(worker.train(12));
+  ASSERT_EQ(page.trainer()->steps_done(), 12);
+  ASSERT_EQ(alone.reset(1, 1e-2f, training::Task::lm), "");
+  alone.step(12);
+  EXPECT_EQ(page.trainer()->loss_history(), alone.trainer()->loss_history());
+  EXPECT_EQ(weights(page), weights(alone));
+  const TimelineSample& sample = page.timeline().front();  // step 0
+  EXPECT_EQ(sample.induction.size(), 8u);  // 2 layers x 4 heads, every score of the text report
+  EXPECT_GT(sample.held_out_loss, std::log(6144.0f) - 0.5f);  // no better than an even guess at the start
+  for (const training::InductionHeadScores& head : sample.induction) {
+    EXPECT_GE(head.first_token, 0.0f);
+    EXPECT_LE(head.first_token, 0.2f);  // no sink at step 0
+  }
+  EXPECT_EQ(page.snapshot_input_count(), 60);  // the held-out windows the timeline reads
+  EXPECT_FALSE(page.snapshot_input_text(0).empty());
+  EXPECT_EQ(page.snapshot().tokens.size(), 64u);
+  EXPECT_EQ(page.reading().task, training::Task::lm);
+  // A failed download ends the wait with why; the real-text run stays.
+  page.set_running(false);
+  *test_resources().text_corpus = LateCorpus{};
+  TrainingSession other{test_resources(), in_worker.clock};
+  ASSERT_EQ(other.reset(1, 3e-3f, training::Task::grammar), "");
+  ASSERT_EQ(other.reset(1, 1e-2f, training::Task::lm), "");
+  test_resources().text_corpus->error = "The text sample could not be downloaded: HTTP 404";
+  other.advance_frame();
+  EXPECT_FALSE(other.run_waiting());
+  EXPECT_EQ(other.run_wait_error(), "The text sample could not be downloaded: HTTP 404");
+  EXPECT_EQ(other.settings().task, training::Task::grammar);
+  give_test_text_sample();
 }
 
 TEST(TrainingWorker, TheWorkerGetsReadyWhenTheFirstRunIsMade) {

@@ -53,3 +53,38 @@ test('a normalisation picked in the Training tab reaches the sink grid', async (
   assert.equal((await trainState(page)).step, 0);
   assert.deepEqual(errors, []);
 });
+
+// The real-text models trained with softmax + 1 and sigmoid are not fetched with the page: the
+// first click on one fetches it and the lab opens it when it arrives; its induction head L1H1 then
+// parks almost nothing on the first token. A file that cannot be had is reported and changes nothing.
+test('the real-text models of the other normalisations come on a click and show no sink', async () => {
+  const { page, errors, context, requests } = await openLab(browser, server.url, { width: 1280, height: 1000 });
+  const fetched = (name) => requests.some((url) => url.endsWith('models/text-' + name + '.safetensors'));
+  await page.waitForFunction(() => window.headlab.widgetRect('model/text/sigmoid') !== null, null, { timeout: 20000 });
+  assert.equal(fetched('sigmoid') || fetched('softmax_plus_one'), false, 'not fetched with the page');
+  // A model that cannot be downloaded: said, and the lab keeps what it had.
+  const missing = (route) => route.fulfill({ status: 404, body: 'gone' });
+  await context.route('**/models/text-softmax_plus_one.safetensors', missing);
+  const before = await page.evaluate(() => window.headlab.state().config);
+  await click(page, 'model/text/softmax_plus_one');
+  await page.waitForFunction(() => /could not be downloaded/.test(JSON.stringify(window.headlab.state().notices)), null, { timeout: 20000 });
+  assert.deepEqual(await page.evaluate(() => window.headlab.state().config), before, 'the lab is unchanged');
+  await context.unroute('**/models/text-softmax_plus_one.safetensors', missing);
+
+  await click(page, 'model/text/sigmoid');
+  await page.waitForFunction(() => window.headlab.state().config.attention === 'sigmoid', null, { timeout: 30000 });
+  assert.equal(fetched('sigmoid'), true);
+  const s = await page.evaluate(() => window.headlab.state());
+  assert.equal(s.tokenizer, 'text');
+  assert.equal(s.text, 'My grandmother baked fresh bread for the neighbours yesterday.');
+  const inductionHead = s.layers[1].heads[1];
+  assert.ok(inductionHead.first_token_share < 0.05, `sigmoid L1H1 on "My": ${inductionHead.first_token_share}`);
+  await click(page, 'model/text/softmax_plus_one');  // again, now that it can be had
+  await page.waitForFunction(() => window.headlab.state().config.attention === 'softmax_plus_one', null, { timeout: 30000 });
+  assert.ok((await page.evaluate(() => window.headlab.state().layers[1].heads[1].first_token_share)) < 0.05);
+  await page.mouse.move(5, page.viewportSize().height - 5);
+  await frames(page, 3);
+  await screenshot(page, 'sinks-text-plus-one');
+  assert.deepEqual(errors.filter((e) => !/404|could not be/.test(e)), []);
+  await context.close();
+});

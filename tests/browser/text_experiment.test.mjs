@@ -71,3 +71,53 @@ test('A text sample that cannot be downloaded says why and keeps the experiment 
   assert.deepEqual(errors.filter((e) => !/404|text sample/.test(e)), []);
   await context.close();
 });
+
+// The run itself on real text: choosing the task fetches the sample (not before), the run trains
+// in the worker, the timeline reads every head's first-token share, and "Use in lab" opens the
+// model reading the lab's text through the real-text vocabulary.
+test('Real text in the Training tab trains in the worker and measures where heads park attention', async () => {
+  const { page, errors, context, requests } = await openLab(browser, server.url);
+  await click(page, 'tab/training');
+  await frames(page, 5);
+  assert.equal(sampleRequested(requests), false, 'the page does not fetch the text sample before it is asked for');
+  await click(page, 'train/task/text');
+  await page.waitForFunction(() => { const s = window.headlab.trainState(); return s.task === 'lm' && !s.waiting; }, null,
+                             { timeout: 60000 });
+  assert.equal(sampleRequested(requests), true);
+  let state = await trainState(page);
+  assert.equal(state.step, 0);
+  assert.equal(state.wait_error, '');
+  const first = state.timeline[0];
+  assert.equal(first.heads.length, 8);
+  assert.ok(first.held_out_loss > Math.log(6144) - 0.5, `no better than an even guess (8.72) at step 0: ${first.held_out_loss}`);
+  await click(page, 'train/play');
+  await page.waitForFunction(() => window.headlab.trainState().step >= 100, null, { timeout: 120000 });
+  await page.waitForFunction(() => window.headlab.trainState().timeline.length >= 2, null, { timeout: 60000 });
+  state = await trainState(page);
+  assert.equal(state.in_worker, true);
+  console.log(`real text in the worker: ${state.steps_per_second.toFixed(1)} steps/s, ${state.frames_per_second.toFixed(0)} frames/s`);
+  const sample = state.timeline[1];
+  assert.equal(sample.step, 100);
+  assert.ok(sample.held_out_loss < first.held_out_loss - 1.0, `it learns: ${first.held_out_loss} -> ${sample.held_out_loss}`);
+  for (const head of sample.heads) {
+    assert.ok(head.first_token >= 0 && head.first_token < 0.2, `L${head.layer}H${head.head} first token ${head.first_token}`);
+    assert.equal(typeof head.prefix_matching, 'number');
+  }
+  await click(page, 'train/play');  // pause
+  await page.mouse.move(5, page.viewportSize().height - 5);
+  await frames(page, 5);
+  await screenshot(page, 'text-run');
+  await click(page, 'train/use');
+  await frames(page, 5);
+  const lab = await page.evaluate(() => window.headlab.state());
+  assert.equal(lab.config.layers, 2);
+  assert.equal(lab.config.heads, 4);
+  assert.ok(lab.tokens.length > 3, 'the lab reads its text with the run\'s vocabulary');
+  assert.equal(lab.selection.layer, 1, 'the strongest layer-1 induction head is selected');
+  await page.evaluate(() => window.headlab.setLanguage('zh'));
+  await click(page, 'tab/training');
+  await frames(page, 5);
+  await screenshot(page, 'text-run-zh');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

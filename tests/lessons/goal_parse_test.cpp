@@ -115,7 +115,7 @@ TEST(GoalParse, RefusesUnknownNamesWithWhatWasExpected) {
        "demo.steps[1].goal.task: unknown task \"grammer\" (expected \"grammar\", \"induction\" or \"lm\")"},
       {{{"kind", "training"}, {"task", "grammar"}, {"role", "syntax"}},
        "demo.steps[1].goal.role: unknown training role \"syntax\" (expected \"induction\", \"previous_token\", "
-       "\"duplicate_token\", \"first_token\", \"distinct_roles\" or \"experiment_head_counts\")"},
+       "\"duplicate_token\", \"first_token\", \"distinct_roles\", \"steps\" or \"experiment_head_counts\")"},
       {{{"kind", "held_out"}, {"measure", "perplexity"}},
        "demo.steps[1].goal.measure: unknown measure \"perplexity\" (expected \"loss\", \"distance\" or \"entropy\")"},
       {{{"kind", "probe"}, {"layer", 0}, {"head", 0}, {"task", "tags"}},

@@ -111,6 +111,42 @@ TEST_F(TrainingPanel, EveryViewDrawsAtEverySize) {
   EXPECT_EQ(resources.ui_text.missing(), std::set<std::string>{});
 }
 
+// Real text: a click on the task asks for the text sample; the tab draws while the first run waits
+// for it (there is no run yet), then the run's curves, with no labels, in both languages.
+TEST_F(TrainingPanel, TheRealTextTaskDrawsWhileItWaitsAndOnceItTrains) {
+  *resources.text_corpus = app::LateCorpus{};
+  app::Controller controller(state, resources);
+  app::TrainingSession session(resources);
+  ASSERT_TRUE(controller.apply(app::RequestTraining{training::Task::lm, 1, false, true}).ok());
+  app::sync_training(controller, session);
+  ui.detail = DetailView::training;
+  frame(controller, session);
+  frame(controller, session);
+  EXPECT_TRUE(session.run_waiting());
+  EXPECT_FALSE(session.started());
+  EXPECT_TRUE(ui.widget_rects.count(ids::kTrainTaskWaiting));
+  EXPECT_FALSE(ui.widget_rects.count(ids::kTrainPlay)) << "nothing to play before the first run";
+  app::give_test_text_sample();
+  session.advance_frame();
+  ASSERT_TRUE(session.started());
+  EXPECT_EQ(session.settings().task, training::Task::lm);
+  EXPECT_FLOAT_EQ(session.settings().learning_rate, 1e-2f) << "real text trains at the shipped model's rate";
+  session.step(10);
+  for (const app::Language language : {app::Language::en, app::Language::zh}) {
+    app::set_language(controller, language);
+    for (const ImVec2 size : {ImVec2(1280, 720), ImVec2(390, 844)}) {
+      ImGui::GetIO().DisplaySize = size;
+      for (const TrainingView view : {TrainingView::probes, TrainingView::progress}) {
+        ui.training_view = view;
+        frame(controller, session);
+      }
+    }
+  }
+  EXPECT_TRUE(ui.widget_rects.count(ids::kTrainFirstTokenPlot));
+  EXPECT_FALSE(ui.widget_rects.count(ids::kTrainTimeline)) << "no labels on real text";
+  EXPECT_EQ(resources.ui_text.missing(), std::set<std::string>{});
+}
+
 TEST_F(TrainingPanel, ButtonsDriveTheSession) {
   app::Controller controller(state, resources);
   app::TrainingSession session(resources);

@@ -20,6 +20,7 @@ TextCorpus text_corpus(const bpe::BpeTokenizer& tokenizer, std::string name, std
   TextCorpus corpus;
   corpus.tokenizer = std::move(name);
   corpus.vocabulary = tokenizer.tokens;
+  corpus.token_bytes = tokenizer.token_bytes;
   append_text_lines(tokenizer, text, corpus);
   return corpus;
 }

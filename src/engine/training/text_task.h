@@ -17,6 +17,7 @@ namespace headlab::training {
 struct TextCorpus {
   std::string tokenizer;                // its name ("text"): the trained model's Model::tokenizer
   std::vector<std::string> vocabulary;  // the tokenizer's tokens; token id = index
+  std::vector<std::string> token_bytes;  // id -> the text it stands for (" the"): what a page shows, and punctuation
   std::vector<int> ids;                 // the text as token ids, lines one after another
 };
 
