@@ -100,7 +100,7 @@
     reset: () => call({ op: 'reset' }),
     resetModel: () => call({ op: 'resetModel' }),
     loadTrainedModel: () => call({ op: 'loadTrainedModel' }),
-    loadTextModel: () => call({ op: 'loadTextModel' }),
+    loadTextModel: ({ attention } = {}) => call(attention ? { op: 'loadTextModel', attention } : { op: 'loadTextModel' }),
     loadStartingModel: () => call({ op: 'loadStartingModel' }),
     setCausal: (on) => call({ op: 'setCausal', on }),
     setSpecialTokens: (on) => call({ op: 'setSpecialTokens', on }),

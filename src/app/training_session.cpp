@@ -7,6 +7,8 @@
 
 #include "app/trained_model.h"
 #include "engine/bpe/punctuation_tokens.h"
+#include "engine/bpe/token_labels.h"
+#include "engine/bpe/unicode_classes.h"
 #include "engine/embedding.h"
 #include "engine/forward.h"
 #include "engine/model_file.h"
@@ -15,6 +17,20 @@
 #include "engine/training/grammar.h"
 
 namespace headlab::app {
+namespace {
+
+// `text` without the bytes that are not part of a whole UTF-8 character.
+std::string whole_characters(const std::string& text) {
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const bpe::Utf8Step step = bpe::decode_utf8(text, at);
+    if (step.valid) out.append(text, at, step.length);
+    at += std::max<std::size_t>(1, step.length);
+  }
+  return out;
+}
+
+}  // namespace
 
 TrainingSession::TrainingSession(const Resources& resources, const Clock& clock)
     : clock_(&clock),
@@ -35,7 +51,7 @@ std::string TrainingSession::reset(std::uint32_t seed, float learning_rate, std:
                                    std::optional<AttentionNormalization> attention) {
   link_.recall(WorkerJob::run);
   run_wait_error_.clear();
-  if (std::string e = run_.reset(seed, learning_rate, task.value_or(settings().task), attention.value_or(settings().attention)); !e.empty())
+  if (std::string e = run_.reset(seed, learning_rate, task.value_or(run_task()), attention.value_or(settings().attention)); !e.empty())
     return error_ = e;
   error_.clear();
   if (!run_.waiting()) begin_run();
@@ -195,17 +211,19 @@ int TrainingSession::snapshot_input_count() const {
   return static_cast<int>(run_.held_out().sentences.size());
 }
 
-// A held-out window of real text as the tokens the page shows: each id's text, its row of the
+// A held-out window of real text as the tokens the page shows: each id's readable label
+// (bpe/token_labels.h: "␣the", "‹喜›" for a character split across tokens), its row of the
 // embedding by id.
 Tokens TrainingSession::text_window_tokens(int index) const {
   const training::TextCorpus& corpus = *run_.text_corpus();
-  Tokens tokens;
-  for (int id : run_.text_held_out()[index].tokens) {
-    Token token;
-    token.id = id;
-    token.text = token.key = static_cast<std::size_t>(id) < corpus.token_bytes.size() ? corpus.token_bytes[id] : std::string();
-    token.is_punctuation = bpe::stands_for_punctuation(token.text);
-    tokens.push_back(std::move(token));
+  const std::vector<int>& ids = run_.text_held_out()[index].tokens;
+  const std::vector<std::string> labels = bpe::token_labels(corpus.token_bytes, ids);
+  Tokens tokens(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    tokens[i].id = ids[i];
+    tokens[i].text = tokens[i].key = labels[i];
+    tokens[i].is_punctuation = static_cast<std::size_t>(ids[i]) < corpus.token_bytes.size() &&
+                               bpe::stands_for_punctuation(corpus.token_bytes[ids[i]]);
   }
   return tokens;
 }
@@ -214,11 +232,15 @@ std::string TrainingSession::snapshot_input_text(int index) const {
   if (index < 0 || index >= snapshot_input_count()) return {};
   if (settings().task == training::Task::induction) return training::symbol_text(run_.induction_held_out().sequences[index]);
   if (settings().task == training::Task::lm) {
+    // The window's own text, a line break as a space; a character cut at either end is dropped
+    // (a window starts and ends anywhere in the byte stream).
+    const training::TextCorpus& corpus = *run_.text_corpus();
     std::string text;
-    for (const Token& token : text_window_tokens(index)) text += token.text;
+    for (int id : run_.text_held_out()[index].tokens)
+      if (static_cast<std::size_t>(id) < corpus.token_bytes.size()) text += corpus.token_bytes[id];
     for (char& c : text)
       if (c == '\n') c = ' ';
-    return text;
+    return whole_characters(text);
   }
   std::string text;  // the words, without [CLS] and [SEP]
   for (const Token& token : training::to_tokens(run_.held_out().sentences[index], *grammar_))

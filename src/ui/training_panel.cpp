@@ -1,8 +1,8 @@
-// Training tab: play / pause / step a small transformer on one of two tasks (masked words of the
-// grammar's language, or next symbol on repeated random segments, where induction heads form),
-// with learning rate, seed and speed; the loss curve and the per-head role timeline (for the
-// induction task also every head's prefix-matching and previous-token curves with the phase change
-// marked); probes of every head on demand; one big head against several small ones. The numbers come from the
+// Training tab: play / pause / step a small transformer on one of three tasks (masked words of the
+// grammar's language, next symbol on repeated random segments, where induction heads form, or next
+// token of real text), with learning rate, seed and speed; the loss curve and the per-head role
+// timeline (for the induction task and real text also every head's prefix-matching, previous-token
+// and first-token curves with the phase change marked); probes of every head on demand; one big head against several small ones. The numbers come from the
 // TrainingSession (app/), which trains within a per-frame budget; this file only draws and clicks.
 #include <algorithm>
 #include <cmath>

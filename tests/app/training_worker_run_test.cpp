@@ -85,6 +85,7 @@ TEST(TrainingWorker, ARealTextRunWaitsForItsSampleThenGoesToTheWorkerWithIt) {
   }
   EXPECT_EQ(page.snapshot_input_count(), 60);  // the held-out windows the timeline reads
   EXPECT_FALSE(page.snapshot_input_text(0).empty());
+  for (const Token& token : page.snapshot().tokens) EXPECT_FALSE(token.text.empty());  // readable labels, "␣the"
   EXPECT_EQ(page.snapshot().tokens.size(), 64u);
   EXPECT_EQ(page.reading().task, training::Task::lm);
   // A failed download ends the wait with why; the real-text run stays.

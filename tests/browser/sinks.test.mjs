@@ -88,3 +88,29 @@ test('the real-text models of the other normalisations come on a click and show 
   assert.deepEqual(errors.filter((e) => !/404|could not be/.test(e)), []);
   await context.close();
 });
+
+// Lesson 23's last step opens the sigmoid model, which the page fetches only then; the learner's
+// click on its induction head L1H1 meets the goal (no sink).
+test('lesson 23 opens the sigmoid model when it arrives and a click on L1H1 reads no sink', async () => {
+  // At this height both layers of the heads overview are in view.
+  const { page, errors, context } = await openLab(browser, server.url, { width: 1280, height: 1000 });
+  const lessons = await page.evaluate(() => window.headlab.lessons());
+  const index = lessons.findIndex((l) => l.id === '23-attention-sinks');
+  const step = lessons[index].steps.indexOf('long-runs');
+  assert.ok(index >= 0 && step >= 0);
+  await page.evaluate(([l, s]) => window.headlab.startLesson(l, s), [index, step]);
+  await page.waitForFunction(() => window.headlab.state().config.attention === 'sigmoid', null, { timeout: 30000 });
+  await frames(page, 5);
+  let lesson = (await page.evaluate(() => window.headlab.state())).lesson;
+  assert.equal(lesson.goal_met, false);
+  await click(page, 'overview/head/1/1');
+  await page.waitForFunction(() => window.headlab.state().lesson.goal_met, null, { timeout: 10000 });
+  const s = await page.evaluate(() => window.headlab.state());
+  assert.deepEqual(s.selection, { layer: 1, head: 1 });
+  assert.ok(s.layers[1].heads[1].first_token_share < 0.05);
+  await page.mouse.move(5, page.viewportSize().height - 5);
+  await frames(page, 3);
+  await screenshot(page, 'lesson23-long-runs');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

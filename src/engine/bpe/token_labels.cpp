@@ -25,18 +25,18 @@ std::string shown(char32_t c, std::string_view utf8) {
 
 }  // namespace
 
-std::vector<std::string> token_labels(const BpeTokenizer& tokenizer, const std::vector<int>& ids) {
+std::vector<std::string> token_labels(const std::vector<std::string>& token_bytes, const std::vector<int>& ids) {
   // The bytes of all tokens in a row, and where each token starts in it.
   std::string bytes;
   std::vector<std::size_t> starts;
   for (const int id : ids) {
     starts.push_back(bytes.size());
-    if (id >= 0 && static_cast<std::size_t>(id) < tokenizer.token_bytes.size()) bytes += tokenizer.token_bytes[id];
+    if (id >= 0 && static_cast<std::size_t>(id) < token_bytes.size()) bytes += token_bytes[id];
   }
   starts.push_back(bytes.size());
   std::vector<std::string> labels(ids.size());
   for (std::size_t t = 0; t < ids.size(); ++t)
-    if (ids[t] < 0 || static_cast<std::size_t>(ids[t]) >= tokenizer.token_bytes.size()) labels[t] = "\u2039?\u203A";
+    if (ids[t] < 0 || static_cast<std::size_t>(ids[t]) >= token_bytes.size()) labels[t] = "\u2039?\u203A";
   // Walk the characters of the whole text; each goes to every token it overlaps.
   std::size_t token = 0;
   for (std::size_t i = 0; i < bytes.size();) {
@@ -57,6 +57,10 @@ std::vector<std::string> token_labels(const BpeTokenizer& tokenizer, const std::
     i = end;
   }
   return labels;
+}
+
+std::vector<std::string> token_labels(const BpeTokenizer& tokenizer, const std::vector<int>& ids) {
+  return token_labels(tokenizer.token_bytes, ids);
 }
 
 }  // namespace headlab::bpe

@@ -18,5 +18,7 @@ namespace headlab::bpe {
 
 // One label per id (ids out of range get "‹?›").
 std::vector<std::string> token_labels(const BpeTokenizer& tokenizer, const std::vector<int>& ids);
+// The same from the bytes each id stands for (a text corpus carries them without its tokenizer).
+std::vector<std::string> token_labels(const std::vector<std::string>& token_bytes, const std::vector<int>& ids);
 
 }  // namespace headlab::bpe
