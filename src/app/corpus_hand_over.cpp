@@ -96,4 +96,16 @@ Result<std::size_t> read_corpus_bytes(const std::uint8_t* bytes, std::size_t siz
   return in.at;
 }
 
+Result<std::size_t> read_corpus_bytes(const std::vector<std::uint8_t>& bytes, std::shared_ptr<const training::TextCorpus>& train,
+                                      std::shared_ptr<const training::TextCorpus>& held_out) {
+  auto train_read = std::make_shared<training::TextCorpus>();
+  auto held_out_read = std::make_shared<training::TextCorpus>();
+  Result<std::size_t> read = read_corpus_bytes(bytes.data(), bytes.size(), *train_read, *held_out_read);
+  if (read.ok()) {
+    train = std::move(train_read);
+    held_out = std::move(held_out_read);
+  }
+  return read;
+}
+
 }  // namespace headlab::app

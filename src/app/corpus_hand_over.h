@@ -9,6 +9,7 @@
 //   u64 training ids, i32 ids, u64 held-out ids, i32 ids.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "engine/result.h"
@@ -22,5 +23,8 @@ void append_corpus_bytes(const training::TextCorpus& train, const training::Text
 // training one's vocabulary. Returns the bytes read, or why they are not a corpus.
 Result<std::size_t> read_corpus_bytes(const std::uint8_t* bytes, std::size_t size, training::TextCorpus& train,
                                       training::TextCorpus& held_out);
+// The same into shared corpora, as the jobs keep them (a job handed to the worker brings its text).
+Result<std::size_t> read_corpus_bytes(const std::vector<std::uint8_t>& bytes, std::shared_ptr<const training::TextCorpus>& train,
+                                      std::shared_ptr<const training::TextCorpus>& held_out);
 
 }  // namespace headlab::app

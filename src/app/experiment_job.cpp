@@ -22,8 +22,7 @@ std::string ExperimentJob::start(training::Task task, float learning_rate, bool 
   if (task == training::Task::lm) {
     LateCorpus& sample = *resources_->text_corpus;
     if (!sample.arrived()) {
-      sample.requested = true;
-      sample.error.clear();
+      sample.ask();
       waiting_ = true;
       waiting_learning_rate_ = learning_rate;
       waiting_run_ = run;
@@ -81,13 +80,9 @@ std::string ExperimentJob::adopt_update(const WorkerUpdate& update) {
 std::string ExperimentJob::take_over(const WorkerRun& run) {
   std::size_t at = 0;
   if (run.task == training::Task::lm) {
-    auto train = std::make_shared<training::TextCorpus>();
-    auto held_out = std::make_shared<training::TextCorpus>();
-    const Result<std::size_t> read = read_corpus_bytes(run.state.data(), run.state.size(), *train, *held_out);
+    const Result<std::size_t> read = read_corpus_bytes(run.state, train_, held_out_);
     if (!read.ok()) return read.error();
     at = read.value();
-    train_ = std::move(train);
-    held_out_ = std::move(held_out);
   }
   Result<training::HeadCountExperiment> experiment = make(run.task, run.learning_rate);
   if (!experiment.ok()) return experiment.error();

@@ -50,6 +50,10 @@ struct LateCorpus {
   bool requested = false;
   std::string error;  // why it could not be had; a new request clears it
   bool arrived() const { return train && held_out; }
+  void ask() {
+    requested = true;
+    error.clear();
+  }
 };
 
 struct Resources {

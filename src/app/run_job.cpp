@@ -25,8 +25,7 @@ std::string RunJob::reset(std::uint32_t seed, float learning_rate, training::Tas
   if (task == training::Task::lm && !text_train_) {
     LateCorpus& sample = *resources_->text_corpus;
     if (!sample.arrived()) {
-      sample.requested = true;
-      sample.error.clear();
+      sample.ask();
       waiting_ = true;
       waiting_seed_ = seed;
       waiting_attention_ = attention;
@@ -205,14 +204,11 @@ std::string RunJob::take_over(const WorkerRun& run) {
   settings_.induction_held_out_count = run.induction_held_out_count;
   std::size_t at = 0;
   if (run.task == training::Task::lm) {
-    auto train = std::make_shared<training::TextCorpus>();
-    auto held_out = std::make_shared<training::TextCorpus>();
-    const Result<std::size_t> read = read_corpus_bytes(run.state.data(), run.state.size(), *train, *held_out);
+    const std::shared_ptr<const training::TextCorpus> before = text_train_;
+    const Result<std::size_t> read = read_corpus_bytes(run.state, text_train_, text_held_out_);
     if (!read.ok()) return read.error();
     at = read.value();
-    if (!text_train_ || text_train_->ids != train->ids) {
-      text_train_ = std::move(train);
-      text_held_out_ = std::move(held_out);
+    if (!before || before->ids != text_train_->ids) {  // another text: held-out windows and run anew
       text_windows_.clear();
       trainer_.reset();
     }
