@@ -138,14 +138,19 @@ std::string perform(AppState& state, const Resources& resources, const LoadTrain
   return {};
 }
 
+// The real-text models trained with softmax + 1 and sigmoid are fetched only when first asked for
+// (lesson 23, Model settings): true when `a` asks for one not there yet, which then opens when it
+// arrives (the platform applies `a` again); nothing changes now.
+bool asks_for_text_model(const Resources& resources, const LoadTextModel& a) {
+  LateAsset& slot = *resources.text_model_trained_with(a.attention);
+  if (a.attention == AttentionNormalization::softmax || (slot.arrived && resources.text_tokenizer->tokenizer)) return false;
+  if (!slot.arrived) slot.requested = true;
+  slot.open_when_arrived = true;
+  return true;
+}
+
 std::string perform(AppState& state, const Resources& resources, const LoadTextModel& a) {
   LateAsset& slot = *resources.text_model_trained_with(a.attention);
-  if (a.attention != AttentionNormalization::softmax && (!slot.arrived || !resources.text_tokenizer->tokenizer)) {
-    // Fetched only now (lesson 23 and the Model settings ask for it): it opens when it arrives.
-    if (!slot.arrived) slot.requested = true;
-    slot.open_when_arrived = true;
-    return {};
-  }
   const std::string& bytes = slot.text;
   if (!slot.arrived || !resources.text_tokenizer->tokenizer)
     return "The real-text model is still downloading; try again in a moment.";
@@ -225,6 +230,10 @@ ActionResult apply(AppState& state, const Resources& resources, const Action& ac
   ActionResult result;
   if (std::string refusal = checkpoint_structure_refusal(state, action); !refusal.empty()) {
     result.error = std::move(refusal);
+    return result;
+  }
+  if (const auto* load = std::get_if<LoadTextModel>(&action); load && asks_for_text_model(resources, *load)) {
+    result.changed = false;
     return result;
   }
   result.error = std::visit(

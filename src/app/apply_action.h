@@ -15,7 +15,8 @@ namespace headlab::app {
 struct ActionResult {
   std::string error;              // empty on success; else names the field ("head 9 does not exist ...")
   std::vector<int> pruned_heads;  // PruneLeastImportant: the heads it pruned, least important first
-  bool changed = true;            // Undo, Redo: false when there was nothing to undo or redo
+  bool changed = true;            // Undo, Redo: false when there was nothing to undo or redo; LoadTextModel:
+                                  // false when the model is only being fetched (no undo step)
   bool ok() const { return error.empty(); }
 };
 

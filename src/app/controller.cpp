@@ -86,7 +86,7 @@ ActionResult Controller::apply(const Action& action, std::uint64_t merge_key) {
     push_notice(state_, NoticeLevel::error, result.error);
     return result;
   }
-  if (edits_document) {
+  if (edits_document && result.changed) {
     redo_.clear();
     if (!merges && !uncopied) {
       undo_.push_back(std::move(before_));

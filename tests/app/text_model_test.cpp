@@ -127,6 +127,7 @@ TEST(TextModelTrainedWith, OneNotThereYetIsAskedForAndOpensWhenItArrives) {
   EXPECT_TRUE(resources.text_model_sigmoid->requested);
   EXPECT_TRUE(resources.text_model_sigmoid->open_when_arrived);
   EXPECT_EQ(state.document.model.tokenizer, model_before) << "the lab stays as it was meanwhile";
+  EXPECT_FALSE(controller.can_undo()) << "asking for it is no edit";
   *resources.text_model_sigmoid = *test_resources().text_model_sigmoid;  // it arrives
   resources.text_model_sigmoid->open_when_arrived = true;
   ASSERT_TRUE(controller.apply(LoadTextModel{AttentionNormalization::sigmoid}).ok());
