@@ -338,6 +338,22 @@ void sync_training(Controller& controller, TrainingSession& session) {
 
 std::string TrainingSession::use_in_lab(Controller& controller) const {
   if (!trainer()) return "Nothing has been trained yet.";
+  // The latest sample's strongest induction head selected, and the notice saying what was loaded.
+  const auto loaded_with_induction_head = [&](const char* notice) {
+    if (!timeline().empty() && !timeline().back().induction.empty()) {
+      const training::InductionHeadScores& strongest = timeline().back().strongest_induction;
+      controller.apply(SelectHead{strongest.layer, strongest.head});
+    }
+    controller.notify(NoticeLevel::info, notice, {std::to_string(trainer()->steps_done()), std::to_string(settings().seed)});
+    return std::string();
+  };
+  if (settings().task == training::Task::lm) {
+    // Read through its tokenizer as the shipped real-text model is (engine/tensor_model_file.h).
+    Model model = trainer()->model();
+    model.vocab.clear();
+    controller.replace_model(std::move(model));
+    return loaded_with_induction_head("notice_loaded_text_run");
+  }
   Document document = trainer()->document();
   if (settings().task == training::Task::induction) {
     // Ten different symbols written twice, the lab's "random tokens, repeated": every repeat has
@@ -346,26 +362,7 @@ std::string TrainingSession::use_in_lab(Controller& controller) const {
     document.input.text = repeated_symbol_text(10, settings().seed);
     const ActionResult loaded = controller.apply(LoadModel{serialize_model_file(document)});
     if (!loaded.ok()) return loaded.error;
-    if (!timeline().empty() && !timeline().back().induction.empty()) {
-      const training::InductionHeadScores& strongest = timeline().back().strongest_induction;
-      controller.apply(SelectHead{strongest.layer, strongest.head});
-    }
-    controller.notify(NoticeLevel::info, "notice_loaded_induction",
-                      {std::to_string(trainer()->steps_done()), std::to_string(settings().seed)});
-    return {};
-  }
-  if (settings().task == training::Task::lm) {
-    // Read through its tokenizer as the shipped real-text model is (engine/tensor_model_file.h).
-    Model model = trainer()->model();
-    model.vocab.clear();
-    controller.replace_model(std::move(model));
-    if (!timeline().empty() && !timeline().back().induction.empty()) {
-      const training::InductionHeadScores& strongest = timeline().back().strongest_induction;
-      controller.apply(SelectHead{strongest.layer, strongest.head});
-    }
-    controller.notify(NoticeLevel::info, "notice_loaded_text_run",
-                      {std::to_string(trainer()->steps_done()), std::to_string(settings().seed)});
-    return {};
+    return loaded_with_induction_head("notice_loaded_induction");
   }
   // An annotated sentence in the trained vocabulary lets the lab score syntax on it.
   document = with_annotated_sentence(std::move(document), controller.resources().analysis.gold);
