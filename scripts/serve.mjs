@@ -56,19 +56,28 @@ const server = http.createServer((request, response) => {
       response.writeHead(304, headers).end();
       return;
     }
-    // The build writes gzip copies of the large files (src/platform/CMakeLists.txt); one is sent
-    // when the browser takes gzip and the copy is as new as the file. X-Decoded-Length keeps the
+    // The build writes Brotli and gzip copies of the large files (src/platform/CMakeLists.txt); the
+    // first the browser takes is sent, if it is as new as the file. X-Decoded-Length keeps the
     // loader's progress bar exact (Content-Length is then the compressed size).
-    const gzipped = file + '.gz';
-    fs.stat(gzipped, (gzError, gzStat) => {
-      const useGzip = !gzError && gzStat.isFile() && gzStat.mtimeMs >= stat.mtimeMs &&
-                      /\bgzip\b/.test(request.headers['accept-encoding'] || '');
-      if (useGzip) Object.assign(headers, { 'Content-Encoding': 'gzip', 'X-Decoded-Length': stat.size });
-      headers['Content-Length'] = useGzip ? gzStat.size : stat.size;
+    const accepted = request.headers['accept-encoding'] || '';
+    const encodings = [{ name: 'br', suffix: '.br' }, { name: 'gzip', suffix: '.gz' }]
+      .filter((e) => new RegExp(`\\b${e.name}\\b`).test(accepted));
+    const send = (body, bodySize, encoding) => {
+      if (encoding) Object.assign(headers, { 'Content-Encoding': encoding, 'X-Decoded-Length': stat.size });
+      headers['Content-Length'] = bodySize;
       response.writeHead(200, headers);
       if (request.method === 'HEAD') response.end();
-      else fs.createReadStream(useGzip ? gzipped : file).pipe(response);
-    });
+      else fs.createReadStream(body).pipe(response);
+    };
+    const tryEncoding = (i) => {
+      if (i >= encodings.length) return send(file, stat.size, null);
+      const copy = file + encodings[i].suffix;
+      fs.stat(copy, (copyError, copyStat) => {
+        if (!copyError && copyStat.isFile() && copyStat.mtimeMs >= stat.mtimeMs) send(copy, copyStat.size, encodings[i].name);
+        else tryEncoding(i + 1);
+      });
+    };
+    tryEncoding(0);
   });
 });
 

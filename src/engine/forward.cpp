@@ -16,32 +16,25 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
   out.resize(logits.rows(), logits.cols());
   const Eigen::Index cols = logits.cols();
   for (Eigen::Index i = 0; i < logits.rows(); ++i) {
-    // Subtracting the largest finite logit keeps exp() in range for any magnitude.
-    // Four at a time: v - v is 0 for a finite v and NaN for an infinity or NaN, which no
-    // comparison lets through.
+    // Subtracting the largest logit keeps exp() in range for any magnitude. Four at a time: a NaN
+    // never compares above the running maximum, so it is passed over.
     constexpr float kInf = std::numeric_limits<float>::infinity();
     const float* scores = &logits(i, 0);
     Vec4 maxima = splat4(-kInf);
-    Int4 infinities{};
     Eigen::Index j = 0;
     for (; j + 4 <= cols; j += 4) {
       const Vec4 v = load4(scores + j);
-      maxima = select4((v - v == Vec4{}) & (v > maxima), v, maxima);
-      infinities = infinities - (v == splat4(kInf));  // a true comparison is -1
+      maxima = select4(maxima < v, v, maxima);  // one f32x4.pmax, one x86 maxps
     }
     float max_logit = std::max(std::max(maxima[0], maxima[1]), std::max(maxima[2], maxima[3]));
-    int positive_infinities = infinities[0] + infinities[1] + infinities[2] + infinities[3];
-    for (; j < cols; ++j) {
-      const float v = scores[j];
-      if (v == kInf) ++positive_infinities;
-      else if (std::isfinite(v) && v > max_logit) max_logit = v;
-    }
-    if (positive_infinities > 0) {  // the limit of softmax: equal share among the +inf entries
-      for (Eigen::Index j = 0; j < cols; ++j)
-        out(i, j) = logits(i, j) == std::numeric_limits<float>::infinity() ? 1.0f / positive_infinities : 0.0f;
+    for (; j < cols; ++j)
+      if (scores[j] > max_logit) max_logit = scores[j];
+    if (max_logit == kInf) {  // the limit of softmax: equal share among the +inf entries
+      const auto positive_infinities = static_cast<float>((logits.row(i).array() == kInf).count());
+      for (Eigen::Index j = 0; j < cols; ++j) out(i, j) = logits(i, j) == kInf ? 1.0f / positive_infinities : 0.0f;
       continue;
     }
-    if (!std::isfinite(max_logit)) {  // nothing finite in the row (all masked or NaN)
+    if (max_logit == -kInf) {  // nothing finite in the row (all masked or NaN)
       out.row(i).setConstant(1.0f / static_cast<float>(cols));
       continue;
     }
@@ -67,8 +60,9 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
       store4(lanes, exp_shifted(load4(lanes)));
       std::copy(lanes, lanes + (cols - j), out_row + j);
     }
-    const float sum = (sums[0] + sums[1]) + (sums[2] + sums[3]);
-    out.row(i) /= sum;  // sum >= 1: the max entry contributes exp(0)
+    const Vec4 sum4 = splat4((sums[0] + sums[1]) + (sums[2] + sums[3]));  // >= 1: the max entry contributes exp(0)
+    for (j = 0; j + 4 <= cols; j += 4) store4(out_row + j, load4(out_row + j) / sum4);
+    for (; j < cols; ++j) out_row[j] /= sum4[0];
   }
 }
 
@@ -79,6 +73,30 @@ void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta,
     const float var = (in.row(i).array() - mean).square().mean();
     const float inv = 1.0f / std::sqrt(var + 1e-5f);
     out.row(i) = ((in.row(i).array() - mean) * inv * gamma.array() + beta.array()).matrix();
+  }
+}
+
+// 0.5 (1 + tanh(u)) is the logistic function of 2u, which needs one exp: of -|2u|, so that the
+// four-lane exp of the softmax serves, where a libm tanh per entry (196,608 in a GPT-2 block of 64
+// tokens) was one call each.
+void gelu_tanh(Matrix& x) {
+  constexpr float kTwoSqrtTwoOverPi = 2.0f * 0.7978845608028654f;
+  const auto gelu4 = [](Vec4 v) {
+    const Vec4 two_u = splat4(kTwoSqrtTwoOverPi) * (v + splat4(0.044715f) * v * v * v);
+    const Int4 positive = two_u > Vec4{};
+    const Vec4 e = exp_nonpositive4(select4(positive, -two_u, two_u));  // e^-|2u|, in (0, 1]
+    const Vec4 one = splat4(1.0f);
+    return v * (select4(positive, one, e) / (one + e));
+  };
+  float* values = x.data();
+  const Eigen::Index size = x.size();
+  Eigen::Index i = 0;
+  for (; i + 4 <= size; i += 4) store4(values + i, gelu4(load4(values + i)));
+  if (i < size) {  // the last few through the same four-lane code: a value's result never depends on where it sits
+    float lanes[4] = {};
+    std::copy(values + i, values + size, lanes);
+    store4(lanes, gelu4(load4(lanes)));
+    std::copy(lanes, lanes + (size - i), values + i);
   }
 }
 
@@ -115,11 +133,6 @@ bool same_bias(const RowVector& a, const RowVector& b) {
 void project(const Matrix& X, const Matrix& W, const RowVector& b, Matrix& out) {
   multiply(X, W, out);
   if (b.size() > 0) out.rowwise() += b;
-}
-
-void gelu_tanh(Matrix& x) {
-  constexpr float kSqrtTwoOverPi = 0.7978845608028654f;
-  x = x.unaryExpr([](float v) { return 0.5f * v * (1.0f + std::tanh(kSqrtTwoOverPi * (v + 0.044715f * v * v * v))); });
 }
 
 // Q K^T / sqrt(d_k) (masked when causal) into out.logits, normalised into out.attention.

@@ -77,4 +77,7 @@ void feed_forward(const FeedForward& ffn, const Matrix& in, Matrix& hidden, Matr
 // LayerNorm of each row: (x - mean) / sqrt(var + 1e-5) * gamma + beta.
 void layer_norm(const Matrix& in, const RowVector& gamma, const RowVector& beta, Matrix& out);
 
+// GELU's tanh form in place, 0.5 v (1 + tanh(sqrt(2 / pi) (v + 0.044715 v^3))), as GPT-2's "gelu_new".
+void gelu_tanh(Matrix& x);
+
 }  // namespace headlab

@@ -10,10 +10,13 @@ namespace headlab {
 
 namespace {
 
-// A tile of C is kRows x kPanel: 12 accumulators, two vectors of B and a broadcast of A are 15 of
-// the 16 vector registers V8 has on x86-64 (the six loaded vectors of A may live on the stack);
-// XNNPACK's SIMD128 kernels for x86 use the same 6 x 8 shape.
-constexpr int kRows = 6;
+// A tile of C is kRows x kPanel: 8 accumulators, two vectors of B and one broadcast of A. In
+// WebAssembly each A(r, p) is one v128.load32_splat (LLVM makes it of {x, x, x, x} from memory),
+// which V8 turns into one broadcast load on x86: no shuffle competes with the multiplies and adds
+// for the vector units. Taller or wider tiles spill: V8 gives a function 15 of x86-64's 16 vector
+// registers, and every accumulator past about 10 went to the stack (docs/architecture.md, "The
+// forward's products", has the tiles measured).
+constexpr int kRows = 4;
 constexpr int kPanel = 8;
 
 // B's columns j0 .. j0+7 as one panel: panel(p, jj) = B(p, j0 + jj), k rows of 8 floats, zero past
@@ -35,37 +38,18 @@ void pack_transposed(const float* B, Eigen::Index ldb, Eigen::Index k, Eigen::In
     for (Eigen::Index p = 0; p < k; ++p) out[p * kPanel + jj] = 0.0f;
 }
 
-// acc[r] += A(r, p + q) * panel row p + q, for the q-th lane of the four A values already loaded.
-template <int R, int q>
-inline void step(const Vec4 (&a)[R], const float* b, Vec4 (&acc)[R][2]) {
-  const Vec4 b0 = load4(b), b1 = load4(b + 4);
-  for (int r = 0; r < R; ++r) {
-    const Vec4 s = __builtin_shufflevector(a[r], a[r], q, q, q, q);
-    const Vec4 t0 = s * b0, t1 = s * b1;
-    acc[r][0] = acc[r][0] + t0;
-    acc[r][1] = acc[r][1] + t1;
-  }
-}
-
 // C's R rows and `cols` (<= 8) columns at c from R rows of A and one packed panel.
 template <int R>
 void tile(const float* a, Eigen::Index lda, const float* panel, Eigen::Index k, float* c, Eigen::Index ldc, Eigen::Index cols) {
   Vec4 acc[R][2] = {};
-  Eigen::Index p = 0;
-  // Four steps of k per load of A: one vector load and four lane broadcasts, not four scalar loads.
-  for (; p + 4 <= k; p += 4) {
-    Vec4 a4[R];
-    for (int r = 0; r < R; ++r) a4[r] = load4(a + r * lda + p);
-    const float* b = panel + p * kPanel;
-    step<R, 0>(a4, b, acc);
-    step<R, 1>(a4, b + kPanel, acc);
-    step<R, 2>(a4, b + 2 * kPanel, acc);
-    step<R, 3>(a4, b + 3 * kPanel, acc);
-  }
-  for (; p < k; ++p) {
-    Vec4 a1[R];
-    for (int r = 0; r < R; ++r) a1[r] = splat4(a[r * lda + p]);
-    step<R, 0>(a1, panel + p * kPanel, acc);
+  for (Eigen::Index p = 0; p < k; ++p) {
+    const Vec4 b0 = load4(panel + p * kPanel), b1 = load4(panel + p * kPanel + 4);
+    for (int r = 0; r < R; ++r) {
+      const Vec4 s = broadcast4(a + r * lda + p);
+      const Vec4 t0 = s * b0, t1 = s * b1;
+      acc[r][0] = acc[r][0] + t0;
+      acc[r][1] = acc[r][1] + t1;
+    }
   }
   for (int r = 0; r < R; ++r) {
     float* out = c + r * ldc;
@@ -96,8 +80,6 @@ void run(const float* a, Eigen::Index m, Eigen::Index k, Eigen::Index n, Pack pa
     const float* ar = a + i * k;
     float* cr = c + i * n + j0;
     switch (m - i) {
-      case 5: tile<5>(ar, k, panel.data(), k, cr, n, cols); break;
-      case 4: tile<4>(ar, k, panel.data(), k, cr, n, cols); break;
       case 3: tile<3>(ar, k, panel.data(), k, cr, n, cols); break;
       case 2: tile<2>(ar, k, panel.data(), k, cr, n, cols); break;
       case 1: tile<1>(ar, k, panel.data(), k, cr, n, cols); break;

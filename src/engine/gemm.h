@@ -4,8 +4,8 @@
 // One register-tiled kernel written with the compiler's 4-float vector type, so the same code is
 // SSE natively and SIMD128 in WebAssembly. Why not Eigen's product: Emscripten turns Eigen's SSE
 // kernel into SIMD128 one intrinsic at a time, which reached about half of the page's measured
-// peak; this kernel keeps 12 accumulators in registers and reads the right-hand side packed
-// (docs/architecture.md, "The forward's products").
+// peak; this kernel keeps its 8 accumulators in registers, broadcasts A from memory and reads the
+// right-hand side packed (docs/architecture.md, "The forward's products").
 //
 // Each entry of C is the sum over p = 0, 1, ..., k-1 of A(i, p) B(p, j) in that order, a multiply
 // then an add in float (never fused), whatever the shapes, the build or the machine: the native

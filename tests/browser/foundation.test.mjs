@@ -1,6 +1,8 @@
 // The page loads, draws live heatmaps and answers through window.headlab.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { startServer, launchBrowser, openLab, screenshot, frames, rectOf, center, countDrawnFrames } from './harness.mjs';
 
 let server, browser;
@@ -24,6 +26,42 @@ test('default page: 4 heads of n x n rows summing to 1, no console errors', asyn
   for (const head of state.layers[0].heads) assertStochasticRows(head.attention, 10);
   await frames(page);
   await screenshot(page, 'foundation-default');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// What the server sends for the module with a given Accept-Encoding: { encoding, decodedLength, body }.
+function getModule(url, acceptEncoding) {
+  return new Promise((resolve, reject) => {
+    http.get(new URL('headlab.wasm', url), { headers: { 'Accept-Encoding': acceptEncoding } }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => resolve({ encoding: response.headers['content-encoding'] || null,
+                                         decodedLength: Number(response.headers['x-decoded-length'] || 0),
+                                         body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
+
+test('the module comes as Brotli to a browser that takes it, else gzip, else as it is: the same bytes', async () => {
+  const { page, errors, context } = await openLab(browser, server.url);
+  const sent = await page.evaluate(() => {
+    const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/headlab.wasm'));
+    return { transferred: entry.transferSize, decoded: entry.decodedBodySize };
+  });
+  const plain = await getModule(server.url, 'identity');
+  const brotli = await getModule(server.url, 'gzip, deflate, br');
+  const gzip = await getModule(server.url, 'gzip, deflate');
+  assert.deepEqual([plain.encoding, brotli.encoding, gzip.encoding], [null, 'br', 'gzip']);
+  assert.ok(zlib.brotliDecompressSync(brotli.body).equals(plain.body));
+  assert.ok(zlib.gunzipSync(gzip.body).equals(plain.body));
+  // The loader's progress bar reads the decoded size from the header.
+  assert.equal(brotli.decodedLength, plain.body.length);
+  assert.equal(gzip.decodedLength, plain.body.length);
+  // Chromium asks for Brotli from this host: it received the smaller copy.
+  assert.equal(sent.decoded, plain.body.length);
+  assert.ok(sent.transferred < gzip.body.length, `${sent.transferred} bytes transferred, gzip is ${gzip.body.length}`);
+  assert.ok(brotli.body.length < gzip.body.length);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -113,6 +113,27 @@ TEST(VectorExp, WithinTwoUnitsInTheLastPlaceOfStdExpOnItsRange) {
   EXPECT_EQ(one[0], 1.0f);
 }
 
+TEST(GeluTanh, MatchesTheTanhFormulaInDoubleAtEveryPosition) {
+  Matrix x(7, 9);  // 63 entries: the last three go through the padded lanes
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = -9.0f + 0.29f * static_cast<float>(i);
+  x(0, 0) = 0.0f;
+  x(0, 1) = -0.0f;
+  x(6, 8) = 1e-30f;
+  const Matrix input = x;
+  gelu_tanh(x);
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const double v = input.data()[i];
+    const double exact = 0.5 * v * (1.0 + std::tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+    EXPECT_NEAR(x.data()[i], exact, 1e-6 * std::max(1.0, std::abs(exact))) << "at " << v;
+  }
+  EXPECT_EQ(x(0, 0), 0.0f);
+  Matrix infinite(1, 2);
+  infinite << std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN();
+  gelu_tanh(infinite);
+  EXPECT_EQ(infinite(0, 0), std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(infinite(0, 1)));
+}
+
 TEST(Softmax, MaskedAndFarBelowEntriesAreExactlyZeroAndRowsSumToOne) {
   const float inf = std::numeric_limits<float>::infinity();
   Matrix logits(3, 6);
