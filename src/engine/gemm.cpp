@@ -22,6 +22,14 @@ constexpr int kPanel = 8;
 // B's columns j0 .. j0+7 as one panel: panel(p, jj) = B(p, j0 + jj), k rows of 8 floats, zero past
 // column n. The kernel reads it from start to end, two neighbouring vectors a step.
 void pack(const float* B, Eigen::Index ldb, Eigen::Index k, Eigen::Index j0, Eigen::Index cols, float* out) {
+  if (cols == kPanel) {  // two vector copies a row: a memcpy call per 32 bytes was 6% of the forward
+    for (Eigen::Index p = 0; p < k; ++p, out += kPanel) {
+      const float* row = B + p * ldb + j0;
+      store4(out, load4(row));
+      store4(out + 4, load4(row + 4));
+    }
+    return;
+  }
   for (Eigen::Index p = 0; p < k; ++p, out += kPanel) {
     std::memcpy(out, B + p * ldb + j0, sizeof(float) * static_cast<std::size_t>(cols));
     std::fill(out + cols, out + kPanel, 0.0f);
