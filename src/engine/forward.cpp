@@ -24,7 +24,7 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
     Eigen::Index j = 0;
     for (; j + 4 <= cols; j += 4) {
       const Vec4 v = load4(scores + j);
-      maxima = select4(maxima < v, v, maxima);  // one f32x4.pmax, one x86 maxps
+      maxima = select4(maxima < v, v, maxima);
     }
     float max_logit = std::max(std::max(maxima[0], maxima[1]), std::max(maxima[2], maxima[3]));
     for (; j < cols; ++j)

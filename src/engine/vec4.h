@@ -31,7 +31,7 @@ inline Vec4 select4(Int4 mask, Vec4 a, Vec4 b) { return (Vec4)(((Int4)a & mask) 
 // The constants of exp_nonpositive4, read from memory. Defined out of line (vec4.cpp) so that the
 // compiler cannot see their values: it then loads each once or as a memory operand, where with the
 // values in sight it writes a v128.const at every use inside the loop, and V8 builds each of those
-// from immediates with several x86 instructions (the softmax ran about 20% faster this way).
+// from immediates with several x86 instructions (an exp loop ran about 20% faster this way).
 struct ExpConstants {
   Vec4 lowest, log2e, magic, ln2_high, ln2_low, p0, p1, p2, p3, p4, p5, one;
 };
