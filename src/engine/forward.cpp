@@ -41,7 +41,6 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
     // Four entries at a time; a masked (-inf) or NaN logit, or one more than 87 below the largest
     // (whose exp() is under 1.7e-38), gets exactly 0. The last few entries go through the same
     // four-wide code, so an entry's value never depends on where it sits in the row.
-    const float* in_row = &logits(i, 0);
     float* out_row = &out(i, 0);
     const Vec4 max4 = splat4(max_logit), floor4 = splat4(-87.0f);
     Vec4 sums{};
@@ -52,11 +51,11 @@ void softmax_rows(const Matrix& logits, Matrix& out) {
       return e;
     };
     j = 0;
-    for (; j + 4 <= cols; j += 4) store4(out_row + j, exp_shifted(load4(in_row + j)));
+    for (; j + 4 <= cols; j += 4) store4(out_row + j, exp_shifted(load4(scores + j)));
     if (j < cols) {
       float lanes[4];
-      std::fill(lanes, lanes + 4, -std::numeric_limits<float>::infinity());
-      std::copy(in_row + j, in_row + cols, lanes);
+      std::fill(lanes, lanes + 4, -kInf);
+      std::copy(scores + j, scores + cols, lanes);
       store4(lanes, exp_shifted(load4(lanes)));
       std::copy(lanes, lanes + (cols - j), out_row + j);
     }
